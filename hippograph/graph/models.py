@@ -1,0 +1,129 @@
+"""The graph's node and relationship classes (neomodel).
+
+They declare what Neo4j Browser shows and what the migrations must provide:
+``tests/integration/test_models_match_migrations.py`` checks that every index
+and constraint declared here exists. Reads and writes run the named Cypher of
+``hippograph.graph`` modules; these classes are the schema, not a query layer.
+"""
+
+from __future__ import annotations
+
+from neomodel import (
+    ArrayProperty,
+    DateTimeProperty,
+    FloatProperty,
+    FulltextIndex,
+    IntegerProperty,
+    JSONProperty,
+    RelationshipFrom,
+    RelationshipTo,
+    StringProperty,
+    StructuredNode,
+    StructuredRel,
+    BooleanProperty,
+    VectorIndex,
+    ZeroOrMore,
+)
+
+TIERS = ("SESSION", "PROJECT", "LONG_TERM")
+ENTITY_TYPES = ("Decision", "Error", "Pattern", "Technology", "Concept", "UserPreference")
+EDGE_TYPES = ("LED_TO", "CAUSED", "SOLVED_BY", "RELATED_TO", "USES", "CONFLICTS_WITH")
+
+
+class Edge(StructuredRel):
+    """A knowledge-graph edge; ``userId`` ties it to its owner (edges never cross users)."""
+
+    userId = StringProperty(required=True)
+    createdAt = DateTimeProperty(default_now=True)
+    note = StringProperty()
+
+
+class User(StructuredNode):
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    createdAt = DateTimeProperty(default_now=True)
+
+
+class Project(StructuredNode):
+    uid = StringProperty(db_property="id", required=True)
+    userId = StringProperty(required=True)
+    type = StringProperty()
+    lastUpdated = StringProperty()
+
+
+class Session(StructuredNode):
+    uid = StringProperty(db_property="id", required=True)
+    userId = StringProperty(required=True)
+    projectId = StringProperty()
+    startedAt = StringProperty()
+    endedAt = StringProperty()
+    turns = RelationshipTo("Turn", "HAS_TURN", cardinality=ZeroOrMore)
+
+
+class Turn(StructuredNode):
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    userId = StringProperty(required=True)
+    sessionId = StringProperty(required=True)
+    role = StringProperty()
+    content = StringProperty()
+    position = IntegerProperty()
+    at = DateTimeProperty()
+    tokens = IntegerProperty()
+
+
+class Memory(StructuredNode):
+    """The memory tuple (k, v, e, t, s, ρ) with its scope and bookkeeping."""
+
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    content = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="english"))
+    summary = StringProperty(fulltext_index=FulltextIndex(analyzer="english"))
+    embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(similarity_function="cosine"))
+    createdAt = DateTimeProperty(index=True)
+    tier = StringProperty(choices={t: t for t in TIERS}, index=True)
+    userId = StringProperty(required=True, index=True)
+    projectId = StringProperty(index=True)
+    sessionId = StringProperty(index=True)
+    relevance = FloatProperty(default=1.0)
+    accessCount = IntegerProperty(default=0)
+    lastAccessedAt = DateTimeProperty()
+    tokens = IntegerProperty()
+    archived = BooleanProperty(default=False)
+    kind = StringProperty()
+    attributes = JSONProperty()
+
+    mentions = RelationshipTo("Entity", "MENTIONS", cardinality=ZeroOrMore)
+    derived_from = RelationshipTo("Memory", "DERIVED_FROM", cardinality=ZeroOrMore)
+    derived_from_turn = RelationshipTo("Turn", "DERIVED_FROM", cardinality=ZeroOrMore)
+
+
+class Entity(StructuredNode):
+    """A named thing; its type is also a label (``:Entity:Technology``) for Browser."""
+
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    name = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="standard-no-stop-words"))
+    normName = StringProperty(required=True)
+    type = StringProperty(choices={t: t for t in ENTITY_TYPES}, required=True)
+    userId = StringProperty(required=True, index=True)
+    scopeKey = StringProperty(required=True)
+    mentioned_by = RelationshipFrom("Memory", "MENTIONS", cardinality=ZeroOrMore)
+    led_to = RelationshipTo("Entity", "LED_TO", model=Edge)
+    caused = RelationshipTo("Entity", "CAUSED", model=Edge)
+    solved_by = RelationshipTo("Entity", "SOLVED_BY", model=Edge)
+    related_to = RelationshipTo("Entity", "RELATED_TO", model=Edge)
+    uses = RelationshipTo("Entity", "USES", model=Edge)
+    conflicts_with = RelationshipTo("Entity", "CONFLICTS_WITH", model=Edge)
+
+
+class AuditEvent(StructuredNode):
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    at = DateTimeProperty(index=True)
+    userId = StringProperty()
+    operation = StringProperty(index=True)
+    ids = ArrayProperty(StringProperty())
+
+
+class ApiKey(StructuredNode):
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    hash = StringProperty(unique_index=True, required=True)
+    userId = StringProperty(required=True)
+    role = StringProperty(default="user")
+    revoked = BooleanProperty(default=False)

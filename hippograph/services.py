@@ -1,0 +1,54 @@
+"""The long-lived parts every operation needs, opened once and passed along."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from neo4j import Driver
+
+from hippograph.config import Settings
+from hippograph.embedding import Embedder
+from hippograph.graph import migrations, server
+from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
+from hippograph.memory.tokens import TokenCounter, token_counter
+
+
+@dataclass
+class Services:
+    settings: Settings
+    driver: Driver
+    embedder: Embedder
+    tokens: TokenCounter
+
+    @property
+    def database(self) -> str:
+        return self.settings.neo4j_database
+
+    def readiness(self) -> str | None:
+        """None when ready to serve, else the reason it is not."""
+        try:
+            verify_connectivity(self.driver, self.settings)
+            if todo := migrations.pending(self.driver, self.database, self.settings.migrations_dir):
+                return f"migrations not applied: {', '.join('V' + m.version for m in todo)} (run `hippograph migrate`)"
+            self.embedder.check_dimension(server.vector_index_dimension(self.driver, self.database))
+        except (Neo4jUnavailable, migrations.MigrationError) as exc:
+            return str(exc)
+        except Exception as exc:  # readiness must answer, whatever broke
+            return f"{type(exc).__name__}: {exc}"
+        return None
+
+
+def migration_parameters(embedder: Embedder) -> dict[str, object]:
+    return {"embedding_dimension": embedder.dimension}
+
+
+@contextmanager
+def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]:
+    driver = connect(settings, verify=verify)
+    try:
+        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size)
+        yield Services(settings, driver, embedder, token_counter(settings.token_encoding))
+    finally:
+        driver.close()

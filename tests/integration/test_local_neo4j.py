@@ -1,0 +1,61 @@
+"""`hippograph neo4j start|stop|status` against the server `make test` started."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+from pathlib import Path
+
+import pytest
+
+from hippograph import local_neo4j
+from hippograph.cli import main
+from hippograph.config import Settings
+
+
+def test_status_reports_the_running_server(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    current = local_neo4j.status(settings)
+    assert current.running and current.pid
+    assert main(["neo4j", "status"]) == 0
+    out = capsys.readouterr().out
+    assert f"Bolt bolt://127.0.0.1:{settings.neo4j_bolt_port}" in out
+    assert f"/browser/" in out
+
+
+def test_starting_twice_is_a_no_op_with_a_message(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
+    before = local_neo4j.status(settings).pid
+    assert main(["neo4j", "start"]) == 0
+    assert "already started, nothing to do" in capsys.readouterr().out
+    assert local_neo4j.status(settings).pid == before
+
+
+def test_auth_is_enabled(settings: Settings) -> None:
+    from neo4j import GraphDatabase
+    from neo4j.exceptions import AuthError
+
+    with GraphDatabase.driver(settings.neo4j_uri, auth=(settings.neo4j_user, "not-the-password")) as driver:
+        with pytest.raises(AuthError):
+            driver.verify_connectivity()
+
+
+def test_data_lives_on_disk_under_the_state_dir(settings: Settings) -> None:
+    data = local_neo4j.layout(settings).data
+    assert (data / "databases" / "neo4j").is_dir()
+    assert (data / "transactions" / "neo4j").is_dir()
+
+
+def test_a_taken_port_gives_a_clear_error(settings: Settings, tmp_path: Path) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        other = dataclasses.replace(settings, state_dir=tmp_path, neo4j_bolt_port=port, neo4j_http_port=port + 1)
+        with pytest.raises(local_neo4j.LocalNeo4jError, match=f"port {port} on 127.0.0.1 is already in use.*HIPPOGRAPH_NEO4J_BOLT_PORT"):
+            local_neo4j.start(other, log=lambda _: None)
+
+
+def test_stopping_a_stopped_server_says_so(settings: Settings, tmp_path: Path) -> None:
+    other = dataclasses.replace(settings, state_dir=tmp_path)
+    messages: list[str] = []
+    assert local_neo4j.stop(other, log=messages.append) is False
+    assert messages == ["Neo4j is not running — nothing to stop"]

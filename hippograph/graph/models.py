@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from neomodel import (
     ArrayProperty,
-    DateTimeProperty,
+    DateTimeNeo4jFormatProperty,
     FloatProperty,
     FulltextIndex,
     IntegerProperty,
-    JSONProperty,
     RelationshipFrom,
     RelationshipTo,
     StringProperty,
@@ -34,13 +33,13 @@ class Edge(StructuredRel):
     """A knowledge-graph edge; ``userId`` ties it to its owner (edges never cross users)."""
 
     userId = StringProperty(required=True)
-    createdAt = DateTimeProperty(default_now=True)
+    createdAt = DateTimeNeo4jFormatProperty(default_now=True)
     note = StringProperty()
 
 
 class User(StructuredNode):
     uid = StringProperty(db_property="id", unique_index=True, required=True)
-    createdAt = DateTimeProperty(default_now=True)
+    createdAt = DateTimeNeo4jFormatProperty(default_now=True)
 
 
 class Project(StructuredNode):
@@ -66,7 +65,7 @@ class Turn(StructuredNode):
     role = StringProperty()
     content = StringProperty()
     position = IntegerProperty()
-    at = DateTimeProperty()
+    at = DateTimeNeo4jFormatProperty()
     tokens = IntegerProperty()
 
 
@@ -77,18 +76,23 @@ class Memory(StructuredNode):
     content = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="english"))
     summary = StringProperty(fulltext_index=FulltextIndex(analyzer="english"))
     embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(similarity_function="cosine"))
-    createdAt = DateTimeProperty(index=True)
+    createdAt = DateTimeNeo4jFormatProperty(index=True)
     tier = StringProperty(choices={t: t for t in TIERS}, index=True)
     userId = StringProperty(required=True, index=True)
     projectId = StringProperty(index=True)
     sessionId = StringProperty(index=True)
     relevance = FloatProperty(default=1.0)
     accessCount = IntegerProperty(default=0)
-    lastAccessedAt = DateTimeProperty()
+    lastAccessedAt = DateTimeNeo4jFormatProperty()
     tokens = IntegerProperty()
+    summaryTokens = IntegerProperty()
     archived = BooleanProperty(default=False)
     kind = StringProperty()
-    attributes = JSONProperty()
+    validFrom = DateTimeNeo4jFormatProperty()
+    validUntil = DateTimeNeo4jFormatProperty()
+    contentHash = StringProperty()
+    # JSON text: structured fields of imported documents, kept so they export unchanged.
+    attributes = StringProperty()
 
     mentions = RelationshipTo("Entity", "MENTIONS", cardinality=ZeroOrMore)
     derived_from = RelationshipTo("Memory", "DERIVED_FROM", cardinality=ZeroOrMore)
@@ -115,7 +119,7 @@ class Entity(StructuredNode):
 
 class AuditEvent(StructuredNode):
     uid = StringProperty(db_property="id", unique_index=True, required=True)
-    at = DateTimeProperty(index=True)
+    at = DateTimeNeo4jFormatProperty(index=True)
     userId = StringProperty()
     operation = StringProperty(index=True)
     ids = ArrayProperty(StringProperty())

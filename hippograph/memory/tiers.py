@@ -1,0 +1,84 @@
+"""Tiers and scopes: where a memory lives, how much each may hold, when it compresses.
+
+From the Izanagi memory manager: Session (volatile, 1024 tokens, compress above
+80 %), Project (4096, above 70 %) and Long Term (8192, above 60 %); after any
+compression a tier is at or under 80 % (the spec's storage metric).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from hippograph.config import Settings
+
+# Scope ids are chosen by callers; they travel in Cypher parameters only, but a
+# bounded, printable form keeps logs, Browser captions and exports sane.
+SCOPE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
+
+
+class Tier(str, Enum):
+    SESSION = "SESSION"
+    PROJECT = "PROJECT"
+    LONG_TERM = "LONG_TERM"
+
+    @property
+    def trigger(self) -> float:
+        """Fraction of capacity above which the tier is compressed before a write."""
+        return {Tier.SESSION: 0.80, Tier.PROJECT: 0.70, Tier.LONG_TERM: 0.60}[self]
+
+    @property
+    def persistent(self) -> bool:
+        return self is not Tier.SESSION
+
+
+STORAGE_CEILING = 0.80
+
+
+class ScopeError(ValueError):
+    """A scope id or tier/scope combination is not acceptable; the message says which."""
+
+
+def check_scope_id(kind: str, value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not SCOPE_ID.match(value):
+        raise ScopeError(
+            f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, starting with a letter or digit"
+        )
+    return value
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose memory: a user, optionally narrowed to a project and a session."""
+
+    user_id: str
+    project_id: str | None = None
+    session_id: str | None = None
+
+    def __post_init__(self) -> None:
+        check_scope_id("user", self.user_id)
+        check_scope_id("project", self.project_id)
+        check_scope_id("session", self.session_id)
+
+    def for_tier(self, tier: Tier) -> Scope:
+        """The part of the scope a tier is keyed by: long term is per user, project per project, session per session."""
+        if tier is Tier.LONG_TERM:
+            return Scope(self.user_id)
+        if tier is Tier.PROJECT:
+            if self.project_id is None:
+                raise ScopeError("a PROJECT memory needs a project id")
+            return Scope(self.user_id, self.project_id)
+        if self.session_id is None:
+            raise ScopeError("a SESSION memory needs a session id")
+        return Scope(self.user_id, self.project_id, self.session_id)
+
+
+def capacity(settings: Settings, tier: Tier) -> int:
+    return {
+        Tier.SESSION: settings.session_capacity,
+        Tier.PROJECT: settings.project_capacity,
+        Tier.LONG_TERM: settings.long_term_capacity,
+    }[tier]

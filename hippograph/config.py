@@ -44,6 +44,7 @@ class Settings:
     session_capacity: int = _env_field("HIPPOGRAPH_SESSION_CAPACITY", 1024, "token capacity of a session's memory")
     project_capacity: int = _env_field("HIPPOGRAPH_PROJECT_CAPACITY", 4096, "token capacity of a project's memory")
     long_term_capacity: int = _env_field("HIPPOGRAPH_LONG_TERM_CAPACITY", 8192, "token capacity of a user's long-term memory")
+    transcript_budget: int = _env_field("HIPPOGRAPH_TRANSCRIPT_BUDGET", 8192, "token budget of a session transcript; past 75 % its oldest third is summarised")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod
@@ -60,7 +61,7 @@ class Settings:
         return settings
 
     def validate(self) -> None:
-        for name in ("session_capacity", "project_capacity", "long_term_capacity", "embedding_batch_size"):
+        for name in ("session_capacity", "project_capacity", "long_term_capacity", "embedding_batch_size", "transcript_budget"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"{_env_of(name)} must be a positive whole number, got {getattr(self, name)}")
         for name in ("port", "neo4j_bolt_port", "neo4j_http_port"):

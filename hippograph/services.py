@@ -12,6 +12,7 @@ from hippograph.config import Settings
 from hippograph.embedding import Embedder
 from hippograph.graph import migrations, server
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
+from hippograph.memory.audit import AuditLog
 from hippograph.memory.tokens import TokenCounter, token_counter
 
 
@@ -21,6 +22,7 @@ class Services:
     driver: Driver
     embedder: Embedder
     tokens: TokenCounter
+    audit: AuditLog
 
     @property
     def database(self) -> str:
@@ -49,6 +51,10 @@ def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]
     driver = connect(settings, verify=verify)
     try:
         embedder = Embedder(settings.embedding_model, settings.embedding_batch_size)
-        yield Services(settings, driver, embedder, token_counter(settings.token_encoding))
+        audit = AuditLog(driver, settings.neo4j_database)
+        try:
+            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit)
+        finally:
+            audit.close()
     finally:
         driver.close()

@@ -41,6 +41,14 @@ CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
 RETURN count(m) AS created
 """
 
+# Taking the user's node for write serialises that user's writers: capacity checks
+# and compression then see a tier no concurrent write is changing.
+LOCK_USER = """
+MERGE (user:User {id: $userId})
+  ON CREATE SET user.createdAt = datetime()
+SET user.lastWriteAt = datetime()
+"""
+
 GET_MEMORIES = f"""
 UNWIND $ids AS id
 MATCH (m:Memory {{id: id, userId: $userId}})
@@ -59,16 +67,84 @@ LIMIT 1
 TIER_USAGE = """
 MATCH (m:Memory {userId: $userId, tier: $tier})
 WHERE m.archived = false
-  AND ($tier = 'LONG_TERM' OR m.projectId = $projectId)
-  AND ($tier <> 'SESSION' OR m.sessionId = $sessionId)
+  AND CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END
 RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used, count(m) AS items
 """
+
+
+# Forgetting: the memories, every summary only they supported, and every entity that
+# nothing else mentions or records — so no index keeps a trace of the text.
+DELETE_MEMORIES = """
+MATCH (m:Memory {userId: $userId})
+WHERE m.id IN $ids
+OPTIONAL MATCH (summary:Memory {userId: $userId})-[:DERIVED_FROM]->(m)
+WHERE NOT EXISTS { MATCH (summary)-[:DERIVED_FROM]->(other:Memory) WHERE NOT other.id IN $ids }
+WITH collect(DISTINCT m) + collect(DISTINCT summary) AS doomed
+UNWIND doomed AS d
+OPTIONAL MATCH (d)-[:MENTIONS|RECORDS]->(e:Entity)
+WITH doomed, collect(DISTINCT e) AS touched
+WITH doomed, [e IN touched WHERE NOT EXISTS {
+  MATCH (other:Memory)-[:MENTIONS|RECORDS]->(e) WHERE NOT other IN doomed
+}] AS orphans
+// A fix exists only as the other end of its error's SOLVED_BY: it goes when nothing else holds it.
+WITH doomed, orphans + COLLECT {
+  UNWIND orphans AS error
+  MATCH (error)-[:SOLVED_BY]->(fix:Entity)
+  WHERE NOT EXISTS { MATCH (:Memory)-[:MENTIONS|RECORDS]->(fix) }
+    AND NOT EXISTS { MATCH (fix)-[]-(other:Entity) WHERE NOT other IN orphans }
+  RETURN DISTINCT fix
+} AS orphans
+WITH doomed, orphans, [d IN doomed | d.id] AS memoryIds, [e IN orphans | e.id] AS entityIds
+FOREACH (e IN orphans | DETACH DELETE e)
+FOREACH (d IN doomed | DETACH DELETE d)
+RETURN memoryIds, entityIds
+"""
+
+# A promoted memory keeps the accesses that earned its promotion.
+CARRY_ACCESSES = """
+MATCH (source:Memory {id: $sourceId, userId: $userId}), (target:Memory {id: $targetId, userId: $userId})
+SET target.accessCount = coalesce(target.accessCount, 0) + coalesce(source.accessCount, 0),
+    target.lastAccessedAt = coalesce(source.lastAccessedAt, target.lastAccessedAt)
+"""
+
+# Provenance: a memory derives from turns or other memories of the same user.
+DERIVE = """
+MATCH (m:Memory {id: $memoryId, userId: $userId})
+UNWIND $sourceIds AS sourceId
+OPTIONAL MATCH (memory:Memory {id: sourceId, userId: $userId})
+OPTIONAL MATCH (turn:Turn {id: sourceId, userId: $userId})
+WITH m, coalesce(memory, turn) AS source
+WHERE source IS NOT NULL
+MERGE (m)-[:DERIVED_FROM]->(source)
+RETURN count(source) AS linked
+"""
+
+
+def delete_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Delete memories with what only they supported; returns (memory ids, entity ids) removed."""
+    if not ids:
+        return [], []
+    record = tx.run(DELETE_MEMORIES, userId=user_id, ids=list(ids)).single()
+    return (list(record["memoryIds"]), list(record["entityIds"])) if record else ([], [])
+
+
+def carry_accesses(tx: ManagedTransaction, user_id: str, source_id: str, target_id: str) -> None:
+    tx.run(CARRY_ACCESSES, userId=user_id, sourceId=source_id, targetId=target_id).consume()
+
+
+def derive(tx: ManagedTransaction, user_id: str, memory_id: str, source_ids: Sequence[str]) -> int:
+    record = tx.run(DERIVE, userId=user_id, memoryId=memory_id, sourceIds=list(source_ids)).single()
+    return int(record["linked"]) if record else 0
 
 
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:
     """Create memories from ready rows (id, content, embedding as list, createdAt ISO string, labels …)."""
     record = tx.run(CREATE_MEMORIES, rows=list(rows)).single()
     return int(record["created"]) if record else 0
+
+
+def lock_user(tx: ManagedTransaction, user_id: str) -> None:
+    tx.run(LOCK_USER, userId=user_id).consume()
 
 
 def get_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> list[dict[str, Any]]:

@@ -1,0 +1,50 @@
+"""Cypher for compressing a tier: read its snapshot, then delete, summarise or archive."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+# One scope of one tier, as the compression policy needs it.
+TIER_SNAPSHOT = """
+MATCH (m:Memory {userId: $userId, tier: $tier})
+WHERE m.archived = false
+  AND CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END
+RETURN m.id AS id, m.kind AS kind, coalesce(m.summaryTokens, m.tokens) AS tokens, m.createdAt AS createdAt,
+       m.validUntil IS NULL AS active, coalesce(m.compressed, false) AS summarised, m.content AS content,
+       m.relevance AS relevance, m.attributes AS attributes
+"""
+
+# The summary replaces the content: that is what makes the tier smaller.
+SUMMARISE_MEMORIES = """
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id, userId: $userId})
+SET m.originalTokens = coalesce(m.originalTokens, m.tokens),
+    m.content = row.summary, m.summary = row.summary,
+    m.tokens = row.tokens, m.summaryTokens = row.tokens,
+    m.compressed = true, m.compressedAt = datetime()
+"""
+
+ARCHIVE_MEMORIES = """
+UNWIND $ids AS id
+MATCH (m:Memory {id: id, userId: $userId})
+SET m.archived = true, m.archivedAt = datetime()
+"""
+
+
+def tier_snapshot(
+    tx: ManagedTransaction, user_id: str, tier: str, project_id: str | None, session_id: str | None
+) -> list[dict[str, Any]]:
+    return [dict(r) for r in tx.run(TIER_SNAPSHOT, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id)]
+
+
+def summarise_memories(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        tx.run(SUMMARISE_MEMORIES, userId=user_id, rows=list(rows)).consume()
+
+
+def archive_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> None:
+    if ids:
+        tx.run(ARCHIVE_MEMORIES, userId=user_id, ids=list(ids)).consume()

@@ -1,0 +1,99 @@
+"""Sessions: the volatile tier's lifetime.
+
+Ending a session evicts it: session memories that qualify are promoted — facts,
+decisions, errors and patterns, and anything accessed more than 3 times
+(the paper's promotion rule) — into project memory (long-term memory when the
+session has no project), with provenance (``promotedFrom``, ``session``); the
+rest, and the raw turns, are deleted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from hippograph.graph import memories as memory_cypher
+from hippograph.graph import sessions as session_cypher
+from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.store import MemoryInput, remember
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.services import Services
+
+PROMOTE_AFTER_ACCESSES = 3
+PROMOTED_KINDS = frozenset({"fact", "decision", "error", "pattern", "rule", "preference"})
+
+
+@dataclass
+class SessionEnded:
+    session_id: str
+    promoted: dict[str, str] = field(default_factory=dict)  # session memory id -> new memory id
+    evicted: list[str] = field(default_factory=list)
+    turns_deleted: int = 0
+
+
+def start_session(services: Services, scope: Scope, now: datetime | None = None) -> dict[str, Any]:
+    if scope.session_id is None:
+        raise InvalidInput("starting a session needs a session id")
+    at = (now or datetime.now(timezone.utc)).isoformat()
+
+    def write(tx) -> dict[str, Any]:
+        session = session_cypher.start_session(tx, scope.user_id, scope.session_id, scope.project_id, at)
+        if not session.pop("sameProject"):
+            raise InvalidInput(f"session {scope.session_id} already belongs to another project")
+        if session["status"] != "active":
+            raise InvalidInput(f"session {scope.session_id} has ended; start a new one")
+        services.audit.record_in(tx, scope.user_id, "start_session", [scope.session_id], scope.project_id)
+        return session
+
+    with services.driver.session(database=services.database) as db:
+        return db.execute_write(write)
+
+
+def qualifies(kind: str | None, access_count: int | None) -> bool:
+    return (kind or "note") in PROMOTED_KINDS or (access_count or 0) > PROMOTE_AFTER_ACCESSES
+
+
+def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:
+    at = (now or datetime.now(timezone.utc)).isoformat()
+    with services.driver.session(database=services.database) as db:
+        session = db.execute_read(session_cypher.get_session, user_id, session_id)
+        if session is None:
+            raise NotFound(f"session {session_id} not found")
+        if session["status"] != "active":
+            raise InvalidInput(f"session {session_id} has already ended")
+        memories = db.execute_read(session_cypher.session_memories, user_id, session_id)
+    project_id = session.get("projectId")
+    target = Scope(user_id, project_id) if project_id else Scope(user_id)
+    tier = Tier.PROJECT if project_id else Tier.LONG_TERM
+    result = SessionEnded(session_id)
+    for memory in memories:
+        if not qualifies(memory["kind"], memory["accessCount"]):
+            continue
+        kind = memory["kind"] if memory["kind"] in PROMOTED_KINDS else "fact"
+        if kind == "preference":
+            tier_for, scope_for = Tier.LONG_TERM, Scope(user_id)
+        else:
+            tier_for, scope_for = tier, target
+        attributes = json.loads(memory["attributes"]) if memory["attributes"] else {}
+        stored = remember(services, scope_for, MemoryInput(
+            content=memory["content"], tier=tier_for, kind=kind, relevance=float(memory["relevance"] or 1.0),
+            attributes={**attributes, "promotedFrom": memory["id"], "session": session_id,
+                        "accessCount": memory["accessCount"] or 0},
+        ))
+        result.promoted[memory["id"]] = stored.id
+
+    def evict(tx) -> None:
+        removed, _ = memory_cypher.delete_memories(tx, user_id, [m["id"] for m in memories])
+        result.evicted.extend(removed)
+        result.turns_deleted = session_cypher.delete_turns(tx, user_id, session_id)
+        session_cypher.end_session(tx, user_id, session_id, at)
+        services.audit.record_in(
+            tx, user_id, "end_session", [session_id, *result.promoted.values()],
+            f"promoted {len(result.promoted)}, evicted {len(result.evicted)}, turns deleted {result.turns_deleted}",
+        )
+
+    with services.driver.session(database=services.database) as db:
+        db.execute_write(evict)
+    return result

@@ -1,0 +1,372 @@
+"""The write path: ``remember`` one memory, ``bulk_import`` many.
+
+In order: check the input and scope, scrub secrets (redact or reject, as
+configured), refuse raw conversation turns outside the session tier, embed and
+count tokens, then in ONE write transaction: serialise on the user, recognise
+an echo of a stored memory, compress the tier if the write would pass its
+trigger, refuse if it still would not fit, store the memory with its entity
+mentions, and log the write. A failure anywhere leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from hippograph.graph import compression as compression_cypher
+from hippograph.graph import entities as entity_cypher
+from hippograph.graph import memories as memory_cypher
+from hippograph.memory import compression, secrets
+from hippograph.memory.entities import USER_SCOPE, EntityType, clean_name, extract_mentions, normalise_name
+from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
+from hippograph.memory.summaries import compress_text
+from hippograph.memory.tiers import Scope, Tier, capacity
+from hippograph.services import Services
+
+MAX_CONTENT_CHARS = 20_000
+BULK_BATCH = 500
+
+# What a memory records, and the entity label its node carries for Browser.
+KIND_LABELS: dict[str, str | None] = {
+    "note": None,
+    "fact": None,
+    "summary": None,
+    "rule": None,
+    "turn": None,
+    "decision": "Decision",
+    "error": "Error",
+    "pattern": "Pattern",
+    "technology": "Technology",
+    "concept": "Concept",
+    "preference": "UserPreference",
+}
+
+# Two or more lines that open with a speaker ("User: …", "assistant: …") read as a raw transcript.
+_SPEAKER_LINE = re.compile(r"^\s*(user|assistant|human|ai|system|bot|model|me|you)\s*[:>]", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class MemoryInput:
+    content: str
+    tier: Tier
+    kind: str = "note"
+    relevance: float = 1.0
+    summary: str | None = None
+    created_at: datetime | None = None
+    attributes: dict[str, Any] | None = None
+    mentions: Sequence[tuple[EntityType, str]] = ()
+    extract_entities: bool = True
+    derived_from: Sequence[str] = ()
+    records_entity: tuple[EntityType, str] | None = None
+
+
+@dataclass
+class Remembered:
+    id: str
+    tier: Tier
+    tokens: int
+    created: bool = True
+    duplicate_of: str | None = None
+    redacted: list[str] = field(default_factory=list)
+    compression: compression.CompressionPlan | None = None
+    entity_ids: list[str] = field(default_factory=list)
+    records_entity_id: str | None = None
+
+
+@dataclass
+class _Prepared:
+    row: dict[str, Any]
+    redacted: list[str]
+    entities: list[dict[str, Any]]
+    records_key: str | None
+    derived_from: list[str]
+
+
+def remember(
+    services: Services,
+    scope: Scope,
+    item: MemoryInput,
+    now: datetime | None = None,
+    then: Callable[[ManagedTransaction, Remembered], None] | None = None,
+) -> Remembered:
+    """Store one memory under the tier's rules; see the module docstring for the order of checks.
+
+    ``then(tx, remembered)`` runs in the same transaction after the memory is stored (links,
+    closing superseded facts), so the whole change commits or fails as one.
+    """
+    prepared = _prepare(services, scope, [item], now)[0]
+    tier_scope = scope.for_tier(item.tier)
+    cap = capacity(services.settings, item.tier)
+    tokens = prepared.row["tokens"]
+    ceiling = compression.target_tokens(item.tier, cap)
+    if tokens > ceiling:
+        raise CapacityExceeded(
+            f"a memory of {tokens} tokens cannot fit the {item.tier.value} tier: it holds at most {ceiling} "
+            f"of its {cap} tokens after compression"
+        )
+
+    def write(tx: ManagedTransaction) -> Remembered:
+        memory_cypher.lock_user(tx, scope.user_id)
+        existing = memory_cypher.find_by_hash(tx, scope.user_id, prepared.row["contentHash"])
+        if existing is not None:
+            services.audit.record_in(tx, scope.user_id, "remember", [existing], "duplicate: already stored")
+            duplicate = Remembered(
+                existing, item.tier, tokens, created=False, duplicate_of=existing, redacted=prepared.redacted,
+                records_entity_id=entity_cypher.recorded_entity(tx, scope.user_id, existing),
+            )
+            if then is not None:
+                then(tx, duplicate)
+            return duplicate
+        plan = _compress_if_needed(services, tx, tier_scope, item.tier, tokens)
+        memory_cypher.create_memories(tx, [prepared.row])
+        entity_ids = _attach(tx, scope.user_id, prepared)
+        records_id = entity_ids.get(prepared.records_key) if prepared.records_key else None
+        services.audit.record_in(
+            tx, scope.user_id, "remember", [prepared.row["id"], *(plan.delete + plan.archive if plan else [])],
+            _detail(item.tier, prepared.redacted, plan),
+        )
+        result = Remembered(
+            prepared.row["id"], item.tier, tokens, redacted=prepared.redacted, compression=plan,
+            entity_ids=list(entity_ids.values()), records_entity_id=records_id,
+        )
+        if then is not None:
+            then(tx, result)
+        return result
+
+    with services.driver.session(database=services.database) as session:
+        return session.execute_write(write)
+
+
+def bulk_import(
+    services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None
+) -> list[str]:
+    """Store many memories fast: batched embedding and UNWIND writes, no compression.
+
+    The same rules hold (secrets, raw turns, scope, capacity): a batch that would pass a
+    tier's trigger is refused whole rather than compressed, so an import never silently
+    rewrites what it imports. Returns the ids in input order.
+    """
+    ids: list[str] = []
+    for start in range(0, len(items), BULK_BATCH):
+        batch = list(items[start:start + BULK_BATCH])
+        prepared = _prepare(services, scope, batch, now)
+        batch_ids: list[str] = []
+
+        def write(tx: ManagedTransaction) -> None:
+            memory_cypher.lock_user(tx, scope.user_id)
+            batch_ids.clear()
+            # Re-importing stores nothing twice: a text already stored (or earlier in the batch) keeps its memory.
+            fresh: list[tuple[MemoryInput, _Prepared]] = []
+            seen: dict[str, str] = {}
+            for item, p in zip(batch, prepared):
+                known = seen.get(p.row["contentHash"]) or memory_cypher.find_by_hash(tx, scope.user_id, p.row["contentHash"])
+                if known is None:
+                    seen[p.row["contentHash"]] = p.row["id"]
+                    fresh.append((item, p))
+                batch_ids.append(known or p.row["id"])
+            incoming: dict[Tier, int] = {}
+            for item, p in fresh:
+                incoming[item.tier] = incoming.get(item.tier, 0) + p.row["tokens"]
+            for tier, tokens in incoming.items():
+                tier_scope = scope.for_tier(tier)
+                used, _ = memory_cypher.tier_usage(tx, scope.user_id, tier.value, tier_scope.project_id, tier_scope.session_id)
+                cap = capacity(services.settings, tier)
+                if compression.needs_compression(tier, used, tokens, cap):
+                    raise CapacityExceeded(
+                        f"importing {tokens} tokens into the {tier.value} tier ({used} of {cap} used) would pass its "
+                        f"{tier.trigger:.0%} trigger; raise the tier's capacity or import less"
+                    )
+            memory_cypher.create_memories(tx, [p.row for _, p in fresh])
+            for _, p in fresh:
+                _attach(tx, scope.user_id, p)
+            services.audit.record_in(
+                tx, scope.user_id, "import", [p.row["id"] for _, p in fresh],
+                f"{len(fresh)} memories, {len(batch) - len(fresh)} already stored",
+            )
+
+        with services.driver.session(database=services.database) as session:
+            session.execute_write(write)
+        ids.extend(batch_ids)
+    return ids
+
+
+def content_hash(tier: Tier, scope: Scope, content: str) -> str:
+    """Identity of a memory's text within its tier and scope: an echo hashes the same."""
+    tier_scope = scope.for_tier(tier)
+    normal = re.sub(r"\s+", " ", content).strip().casefold()
+    key = "\x1f".join([tier.value, tier_scope.project_id or "", tier_scope.session_id or "", normal])
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def looks_like_transcript(text: str) -> bool:
+    return len(_SPEAKER_LINE.findall(text)) >= 2
+
+
+def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None) -> list[_Prepared]:
+    stamp = (now or datetime.now(timezone.utc)).isoformat()
+    prepared: list[_Prepared] = []
+    for item in items:
+        _validate(scope, item)
+        scrubbed = secrets.enforce(item.content, services.settings.secret_policy)
+        summary = secrets.enforce(item.summary, services.settings.secret_policy) if item.summary else None
+        redacted = sorted(set(scrubbed.kinds) | set(summary.kinds if summary else []))
+        tier_scope = scope.for_tier(item.tier)
+        label = KIND_LABELS[item.kind]
+        memory_id = str(uuid.uuid4())
+        created = item.created_at.isoformat() if item.created_at else stamp
+        entities, records_key = _entity_rows(scope, item, scrubbed.text)
+        prepared.append(_Prepared(
+            row={
+                "id": memory_id,
+                "content": scrubbed.text,
+                "summary": summary.text if summary else None,
+                "tier": item.tier.value,
+                "kind": item.kind,
+                "labels": ["Memory", label] if label else ["Memory"],
+                "userId": scope.user_id,
+                "projectId": tier_scope.project_id,
+                "sessionId": tier_scope.session_id,
+                "createdAt": created,
+                "relevance": float(item.relevance),
+                "tokens": services.tokens.count(scrubbed.text),
+                "summaryTokens": None,
+                "attributes": json.dumps(_scrub_values(item.attributes), sort_keys=True) if item.attributes is not None else None,
+                "contentHash": content_hash(item.tier, scope, scrubbed.text),
+                "embedding": None,
+            },
+            redacted=redacted,
+            entities=entities,
+            records_key=records_key,
+            derived_from=list(item.derived_from),
+        ))
+    vectors = services.embedder.embed([p.row["content"] for p in prepared])
+    for p, vector in zip(prepared, vectors):
+        p.row["embedding"] = vector.tolist()
+    return prepared
+
+
+def _scrub_values(value: Any) -> Any:
+    """Attributes are stored text too: every string in them is redacted like the content."""
+    if isinstance(value, str):
+        return secrets.scrub(value).text
+    if isinstance(value, dict):
+        return {key: _scrub_values(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrub_values(item) for item in value]
+    return value
+
+
+def _validate(scope: Scope, item: MemoryInput) -> None:
+    if not isinstance(item.content, str) or not item.content.strip():
+        raise InvalidInput("a memory needs non-empty content")
+    if len(item.content) > MAX_CONTENT_CHARS:
+        raise InvalidInput(f"a memory's content has at most {MAX_CONTENT_CHARS} characters, got {len(item.content)}")
+    if item.kind not in KIND_LABELS:
+        raise InvalidInput(f"unknown memory kind {item.kind!r}; one of {', '.join(KIND_LABELS)}")
+    if not 0.0 <= item.relevance <= 1.0:
+        raise InvalidInput(f"relevance must be between 0 and 1, got {item.relevance}")
+    if item.tier.persistent and (item.kind == "turn" or looks_like_transcript(item.content)):
+        raise RawTurnRefused(
+            f"raw conversation turns are not stored in the {item.tier.value} tier; append them to the session "
+            "transcript, or remember the fact they contain"
+        )
+    scope.for_tier(item.tier)  # raises ScopeError when the tier's scope id is missing
+
+
+def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str) -> dict[str, Any]:
+    """A row for ``upsert_entities``: the entity's identity within the tier's scope, and a fresh id for a new node."""
+    display = clean_name(secrets.enforce(name, "redact").text)
+    return {
+        "key": f"{EntityType(kind).value}\x1f{normalise_name(display)}",
+        "id": str(uuid.uuid4()),
+        "name": display,
+        "normName": normalise_name(display),
+        "type": EntityType(kind).value,
+        "scopeKey": scope.project_id if tier is not Tier.LONG_TERM and scope.project_id else USER_SCOPE,
+        "attributes": None,
+    }
+
+
+def _entity_rows(scope: Scope, item: MemoryInput, text: str) -> tuple[list[dict[str, Any]], str | None]:
+    wanted: list[tuple[EntityType, str]] = list(item.mentions)
+    if item.extract_entities:
+        wanted += extract_mentions(text)
+    records_key = None
+    if item.records_entity is not None:
+        wanted.insert(0, item.records_entity)
+    rows: dict[str, dict[str, Any]] = {}
+    for kind, name in wanted:
+        row = entity_row(scope, item.tier, kind, name)
+        rows.setdefault(row["key"], row)
+        if item.records_entity is not None and records_key is None:
+            records_key = row["key"]
+    return list(rows.values()), records_key
+
+
+def _attach(tx: ManagedTransaction, user_id: str, prepared: _Prepared) -> dict[str, str]:
+    ids = entity_cypher.upsert_entities(tx, user_id, prepared.entities)
+    memory_id = prepared.row["id"]
+    mentioned = [ids[row["key"]] for row in prepared.entities if row["key"] != prepared.records_key]
+    entity_cypher.mention(tx, user_id, memory_id, mentioned)
+    if prepared.records_key is not None:
+        entity_cypher.records(tx, user_id, memory_id, ids[prepared.records_key])
+    if prepared.derived_from:
+        memory_cypher.derive(tx, user_id, memory_id, prepared.derived_from)
+    return ids
+
+
+def _compress_if_needed(
+    services: Services, tx: ManagedTransaction, scope: Scope, tier: Tier, incoming: int
+) -> compression.CompressionPlan | None:
+    cap = capacity(services.settings, tier)
+    used, _ = memory_cypher.tier_usage(tx, scope.user_id, tier.value, scope.project_id, scope.session_id)
+    if not compression.needs_compression(tier, used, incoming, cap):
+        return None
+    snapshot = compression_cypher.tier_snapshot(tx, scope.user_id, tier.value, scope.project_id, scope.session_id)
+    items = [
+        compression.TierItem(
+            id=r["id"], kind=r["kind"] or "note", tokens=int(r["tokens"] or 0), created_at=r["createdAt"].to_native(),
+            active=bool(r["active"]), summarised=bool(r["summarised"]),
+            count=int(json.loads(r["attributes"]).get("count", 1)) if r["attributes"] else 1,
+            relevance=float(r["relevance"] if r["relevance"] is not None else 1.0),
+        )
+        for r in snapshot
+    ]
+    texts = {r["id"]: r["content"] or "" for r in snapshot}
+
+    def summarise(text: str, max_tokens: int) -> tuple[str, int]:
+        summary = compress_text(text, services.tokens, max_tokens)
+        return summary, services.tokens.count(summary)
+
+    plan = compression.plan(tier, items, cap, incoming, summarise, texts)
+    if plan.used_after + incoming > plan.target:
+        raise CapacityExceeded(
+            f"the {tier.value} tier has no room for {incoming} more tokens: {plan.used_after} of {cap} stay after "
+            f"compression ({'; '.join(plan.steps)}) and it holds at most {plan.target}"
+        )
+    memory_cypher.delete_memories(tx, scope.user_id, plan.delete)
+    compression_cypher.summarise_memories(
+        tx, scope.user_id, [{"id": i, "summary": s, "tokens": t} for i, (s, t) in plan.summarise.items()]
+    )
+    compression_cypher.archive_memories(tx, scope.user_id, plan.archive)
+    return plan
+
+
+def _detail(tier: Tier, redacted: list[str], plan: compression.CompressionPlan | None) -> str:
+    parts = [f"tier={tier.value}"]
+    if redacted:
+        parts.append(f"redacted={','.join(redacted)}")
+    if plan is not None:
+        parts.append(
+            f"compressed: {'; '.join(plan.steps)} (deleted {len(plan.delete)}, summarised {len(plan.summarise)}, "
+            f"archived {len(plan.archive)})"
+        )
+    return " ".join(parts)

@@ -1,0 +1,205 @@
+"""Transcripts that never overflow — Algorithm 1 of the Hanzo paper.
+
+    while tokens(H) > 0.75 · B:
+        oldest  ← H[1 : ⌊T/3⌋]                 (the oldest third)
+        summary ← Summarize(oldest)
+        F       ← ExtractFacts(oldest); store F in project memory
+        H       ← [summary] ∪ H[⌊T/3⌋+1 : T]
+
+``H`` counts a standing summary as its first element, so an old summary is
+folded into the next. Summarised turns leave the transcript but stay in the
+graph until the session ends, because the facts point at them
+(``DERIVED_FROM``). Facts go to project memory (long-term memory when the
+session has no project) through the ordinary write path and its rules.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from hippograph.graph import transcript as transcript_cypher
+from hippograph.memory import secrets
+from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.store import MemoryInput, remember
+from hippograph.memory.summarizer import (
+    ExtractiveFactExtractor,
+    ExtractiveSummarizer,
+    FactExtractor,
+    Summarizer,
+    TurnText,
+)
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.services import Services
+
+SUMMARY_TRIGGER = 0.75
+# A summary may take this share of the tokens it replaces (the rest is what summarising saves).
+SUMMARY_SHARE = 0.25
+MAX_TURN_CHARS = 20_000
+MAX_ROUNDS = 64
+
+
+@dataclass
+class Round:
+    summary_id: str
+    covered: list[str]
+    tokens_before: int
+    tokens_after: int
+    facts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Appended:
+    turn_id: str
+    position: int
+    transcript_tokens: int
+    redacted: list[str] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TranscriptEntry:
+    id: str
+    role: str
+    content: str
+    tokens: int
+    at: str | None
+    is_summary: bool
+    position: int
+    ref: str | None = None
+
+
+def append_turn(
+    services: Services,
+    scope: Scope,
+    role: str,
+    content: str,
+    at: datetime | None = None,
+    ref: str | None = None,
+    summarizer: Summarizer | None = None,
+    extractor: FactExtractor | None = None,
+) -> Appended:
+    """Append a turn; if the transcript passes 75 % of its budget, summarise until it is under."""
+    if scope.session_id is None:
+        raise InvalidInput("a turn belongs to a session: give a session id")
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("a turn needs non-empty content")
+    if len(content) > MAX_TURN_CHARS:
+        raise InvalidInput(f"a turn has at most {MAX_TURN_CHARS} characters, got {len(content)}")
+    role = (role or "").strip()
+    if not role or len(role) > 64:
+        raise InvalidInput("a turn needs a role (speaker) of 1-64 characters")
+    scrubbed = secrets.enforce(content, services.settings.secret_policy)
+    stamp = (at or datetime.now(timezone.utc)).isoformat()
+    turn_id = str(uuid.uuid4())
+    row = {
+        "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": role,
+        "content": scrubbed.text, "at": stamp, "tokens": services.tokens.count(scrubbed.text), "ref": ref,
+    }
+
+    def write(tx: ManagedTransaction) -> int:
+        position = transcript_cypher.append_turn(tx, row)
+        if position is None:
+            state = transcript_cypher.session_state(tx, scope.user_id, scope.session_id)
+            if state is None:
+                raise NotFound(f"session {scope.session_id} not found")
+            raise InvalidInput(f"session {scope.session_id} has ended")
+        services.audit.record_in(tx, scope.user_id, "append_turn", [turn_id], f"session={scope.session_id}")
+        return position
+
+    with services.driver.session(database=services.database) as session:
+        position = session.execute_write(write)
+    appended = Appended(turn_id, position, 0, redacted=scrubbed.kinds)
+    appended.rounds = compact(services, scope, summarizer, extractor)
+    appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
+    return appended
+
+
+def read_transcript(services: Services, scope: Scope) -> list[TranscriptEntry]:
+    """The standing summary (if any), then the recent turns: the conversation as it continues."""
+    if scope.session_id is None:
+        raise InvalidInput("a transcript belongs to a session: give a session id")
+    with services.driver.session(database=services.database) as session:
+        rows = session.execute_read(transcript_cypher.live_transcript, scope.user_id, scope.session_id)
+    return [
+        TranscriptEntry(r["id"], r["role"], r["content"], int(r["tokens"]), r["at"], bool(r["isSummary"]), int(r["position"]), r["ref"])
+        for r in rows
+    ]
+
+
+def compact(
+    services: Services,
+    scope: Scope,
+    summarizer: Summarizer | None = None,
+    extractor: FactExtractor | None = None,
+) -> list[Round]:
+    """Algorithm 1: summarise the oldest third while the transcript is over 75 % of its budget."""
+    summarizer = summarizer or ExtractiveSummarizer(services.tokens)
+    extractor = extractor or ExtractiveFactExtractor()
+    budget = services.settings.transcript_budget
+    rounds: list[Round] = []
+    for _ in range(MAX_ROUNDS):
+        history = read_transcript(services, scope)
+        tokens = sum(e.tokens for e in history)
+        if tokens <= SUMMARY_TRIGGER * budget or not history:
+            break
+        oldest = history[: max(1, math.floor(len(history) / 3))]
+        if len(oldest) == 1 and oldest[0].is_summary:
+            oldest = history[:2]  # a lone summary cannot shrink by summarising only itself
+        rounds.append(_summarise_round(services, scope, oldest, tokens, summarizer, extractor))
+    return rounds
+
+
+def _summarise_round(
+    services: Services,
+    scope: Scope,
+    oldest: Sequence[TranscriptEntry],
+    tokens_before: int,
+    summarizer: Summarizer,
+    extractor: FactExtractor,
+) -> Round:
+    vectors = services.embedder.embed([e.content for e in oldest])
+    turns = [TurnText(e.id, e.role, e.content, e.at, v) for e, v in zip(oldest, vectors)]
+    covered_tokens = sum(e.tokens for e in oldest)
+    budget = max(16, math.floor(covered_tokens * SUMMARY_SHARE))
+    # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
+    summary = services.tokens.truncate(secrets.enforce(summarizer.summarize(turns, budget), "redact").text, budget)
+    facts = extractor.extract([t for t in turns if t.speaker != "summary"])
+    stored = _store_facts(services, scope, facts)
+    summary_id = str(uuid.uuid4())
+    row = {
+        "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
+        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(timezone.utc).isoformat(),
+        "tokens": services.tokens.count(summary),
+    }
+
+    def write(tx: ManagedTransaction) -> None:
+        transcript_cypher.replace_with_summary(tx, row, [e.id for e in oldest])
+        services.audit.record_in(tx, scope.user_id, "summarize", [summary_id, *(e.id for e in oldest)],
+                                 f"session={scope.session_id} facts={len(stored)}")
+
+    with services.driver.session(database=services.database) as session:
+        session.execute_write(write)
+    return Round(summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored)
+
+
+def _store_facts(services: Services, scope: Scope, facts: Sequence[Any]) -> list[str]:
+    with services.driver.session(database=services.database) as session:
+        state = session.execute_read(transcript_cypher.session_state, scope.user_id, scope.session_id)
+    project_id = (state or {}).get("projectId") or scope.project_id
+    target, tier = (Scope(scope.user_id, project_id), Tier.PROJECT) if project_id else (Scope(scope.user_id), Tier.LONG_TERM)
+    ids: list[str] = []
+    for fact in facts:
+        stored = remember(services, target, MemoryInput(
+            content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
+            derived_from=list(fact.source_turn_ids),
+            attributes={"session": scope.session_id, "sourceTurns": list(fact.source_turn_ids)},
+        ))
+        ids.append(stored.id)
+    return ids

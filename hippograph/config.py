@@ -45,6 +45,9 @@ class Settings:
     project_capacity: int = _env_field("HIPPOGRAPH_PROJECT_CAPACITY", 4096, "token capacity of a project's memory")
     long_term_capacity: int = _env_field("HIPPOGRAPH_LONG_TERM_CAPACITY", 8192, "token capacity of a user's long-term memory")
     transcript_budget: int = _env_field("HIPPOGRAPH_TRANSCRIPT_BUDGET", 8192, "token budget of a session transcript; past 75 % its oldest third is summarised")
+    llm_base_url: str = _env_field("HIPPOGRAPH_LLM_BASE_URL", "", "OpenAI-compatible endpoint for summaries and facts (empty: the offline extractive ones)")
+    llm_model: str = _env_field("HIPPOGRAPH_LLM_MODEL", "gpt-4o-mini", "model name sent to that endpoint")
+    llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hippograph.config import Settings
+from hippograph.memory.errors import InvalidInput
 
 # Scope ids are chosen by callers; they travel in Cypher parameters only, but a
 # bounded, printable form keeps logs, Browser captions and exports sane.
@@ -36,7 +37,7 @@ class Tier(str, Enum):
 STORAGE_CEILING = 0.80
 
 
-class ScopeError(ValueError):
+class ScopeError(InvalidInput):
     """A scope id or tier/scope combination is not acceptable; the message says which."""
 
 

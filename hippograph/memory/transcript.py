@@ -15,6 +15,7 @@ session has no project) through the ordinary write path and its rules.
 
 from __future__ import annotations
 
+import logging
 import math
 import uuid
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from neo4j import ManagedTransaction
 from hippograph.graph import transcript as transcript_cypher
 from hippograph.memory import secrets
 from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.llm import LLMError, OpenAICompatibleClient
 from hippograph.memory.store import MemoryInput, remember
 from hippograph.memory.summarizer import (
     ExtractiveFactExtractor,
@@ -37,6 +39,8 @@ from hippograph.memory.summarizer import (
 )
 from hippograph.memory.tiers import Scope, Tier
 from hippograph.services import Services
+
+log = logging.getLogger(__name__)
 
 SUMMARY_TRIGGER = 0.75
 # A summary may take this share of the tokens it replaces (the rest is what summarising saves).
@@ -140,8 +144,9 @@ def compact(
     extractor: FactExtractor | None = None,
 ) -> list[Round]:
     """Algorithm 1: summarise the oldest third while the transcript is over 75 % of its budget."""
-    summarizer = summarizer or ExtractiveSummarizer(services.tokens)
-    extractor = extractor or ExtractiveFactExtractor()
+    remote = OpenAICompatibleClient.from_settings(services.settings)
+    summarizer = summarizer or remote or ExtractiveSummarizer(services.tokens)
+    extractor = extractor or remote or ExtractiveFactExtractor()
     budget = services.settings.transcript_budget
     rounds: list[Round] = []
     for _ in range(MAX_ROUNDS):
@@ -168,9 +173,16 @@ def _summarise_round(
     turns = [TurnText(e.id, e.role, e.content, e.at, v) for e, v in zip(oldest, vectors)]
     covered_tokens = sum(e.tokens for e in oldest)
     budget = max(16, math.floor(covered_tokens * SUMMARY_SHARE))
+    spoken = [t for t in turns if t.speaker != "summary"]
+    try:
+        text, facts = summarizer.summarize(turns, budget), extractor.extract(spoken)
+    except LLMError as failed:
+        # An unreachable endpoint must not stop the conversation: the offline extractive pair stands in.
+        log.warning("summarising with the configured endpoint failed (%s); used the extractive summarizer", failed)
+        text = ExtractiveSummarizer(services.tokens).summarize(turns, budget)
+        facts = ExtractiveFactExtractor().extract(spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
-    summary = services.tokens.truncate(secrets.enforce(summarizer.summarize(turns, budget), "redact").text, budget)
-    facts = extractor.extract([t for t in turns if t.speaker != "summary"])
+    summary = services.tokens.truncate(secrets.enforce(text, "redact").text, budget)
     stored = _store_facts(services, scope, facts)
     summary_id = str(uuid.uuid4())
     row = {

@@ -11,9 +11,11 @@ from hippograph.config import ConfigError, Settings
 from hippograph.embedding import EmbeddingError
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
+from hippograph.memory.errors import MemoryRuleError
 
 # Errors whose message is the whole story: printed as one line, exit 1.
-USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, local_neo4j.LocalNeo4jError)
+USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, local_neo4j.LocalNeo4jError, MemoryRuleError)
+DOCUMENT_KINDS = ("session", "project", "long-term")
 
 
 def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
@@ -47,9 +49,85 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.api.app import create_app
     from hippograph.graph.driver import connect
 
+    from hippograph.api.logs import log_config
+    from hippograph.schema.limits import MAX_BODY_BYTES
+
     # Fail in one clear line before uvicorn starts, rather than inside its lifespan.
     connect(settings).close()
-    uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port, log_level="info")
+    uvicorn.run(
+        create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
+        log_config=log_config(), access_log=False, ws_max_size=MAX_BODY_BYTES,
+    )
+    return 0
+
+
+def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.driver import connect
+    from hippograph.memory import keys
+
+    driver = connect(settings)
+    try:
+        if args.action == "create":
+            issued = keys.create_key(driver, settings.neo4j_database, args.user, keys.Role.ADMIN if args.admin else keys.Role.USER)
+            print(f"key {issued.record['id']} for user {issued.record['userId']} ({issued.record['role']}); "
+                  "the key is shown this once:", file=sys.stderr)
+            print(issued.secret)
+        elif args.action == "list":
+            for key in keys.list_keys(driver, settings.neo4j_database, args.user):
+                state = "revoked" if key["revoked"] else "active"
+                print(f"{key['id']}\t{key['userId']}\t{key['role']}\t{state}\t{key['createdAt'].iso_format()}")
+        else:
+            key = keys.revoke_key(driver, settings.neo4j_database, args.id)
+            print(f"key {key['id']} of user {key['userId']} is revoked")
+    finally:
+        driver.close()
+    return 0
+
+
+def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.memory import documents
+    from hippograph.memory.errors import InvalidInput
+    from hippograph.services import open_services
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    document = documents.load(text)
+    documents.validate(args.kind, document)  # a malformed file fails before Neo4j and the model are touched
+    with open_services(settings) as services:
+        imported = documents.import_document(
+            services, args.kind, document, args.user, project_id=args.project, session_id=args.session
+        )
+    print(imported.describe())
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from hippograph.memory import documents
+    from hippograph.services import open_services
+
+    with open_services(settings) as services:
+        document = documents.export_document(
+            services, args.kind, args.user, project_id=args.project, session_id=args.session
+        )
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
+    import json
+
+    from hippograph.memory.consolidation import consolidate
+    from hippograph.memory.tiers import check_scope_id
+    from hippograph.services import open_services
+
+    check_scope_id("user", args.user)
+    with open_services(settings) as services:
+        report = consolidate(services, args.user)
+    print(json.dumps(report.as_dict(), indent=2))
     return 0
 
 
@@ -74,6 +152,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", help="apply pending migrations from migrations/")
     migrate.set_defaults(run=cmd_migrate)
+
+    keys = sub.add_parser("keys", help="API keys: create (shown once), list, revoke")
+    keys_sub = keys.add_subparsers(dest="action", required=True, metavar="ACTION")
+    create = keys_sub.add_parser("create", help="issue a key for a user; prints the key once, on stdout")
+    create.add_argument("--user", required=True, help="the user id the key acts as")
+    create.add_argument("--admin", action="store_true", help="the key may also manage keys")
+    listing = keys_sub.add_parser("list", help="list keys (id, user, role, state, created)")
+    listing.add_argument("--user", help="only this user's keys")
+    revoke = keys_sub.add_parser("revoke", help="revoke a key for good")
+    revoke.add_argument("id", help="the key's id (from `keys list`)")
+    keys.set_defaults(run=cmd_keys)
+
+    imports = sub.add_parser("import", help="import a session, project or long-term JSON document into the graph")
+    imports.add_argument("kind", choices=DOCUMENT_KINDS)
+    imports.add_argument("file", metavar="FILE", help="the JSON document ('-' reads stdin)")
+    exports = sub.add_parser("export", help="export a session, project or long-term document as JSON on stdout")
+    exports.add_argument("kind", choices=DOCUMENT_KINDS)
+    for command in (imports, exports):
+        command.add_argument("--user", required=True, metavar="ID", help="the user the document belongs to")
+        command.add_argument("--project", metavar="ID", help="the project (a session's project, or a project document's id)")
+        command.add_argument("--session", metavar="ID", help="the session (a session document's id)")
+    imports.set_defaults(run=cmd_import)
+    exports.set_defaults(run=cmd_export)
+
+    consolidation = sub.add_parser("consolidate", help="deduplicate, promote, generalise and decay memories; prints a report")
+    consolidation.add_argument("--user", metavar="ID", help="only this user (default: every user)")
+    consolidation.set_defaults(run=cmd_consolidate)
     return parser
 
 

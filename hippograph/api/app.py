@@ -1,4 +1,4 @@
-"""The ASGI application: GraphQL at /graphql, health at /healthz and /readyz."""
+"""The ASGI application: GraphQL at /graphql, health at /healthz and /readyz, metrics at /metrics."""
 
 from __future__ import annotations
 
@@ -6,21 +6,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.routing import Route
-from starlette.websockets import WebSocket
-from strawberry.asgi import GraphQL
+from starlette.middleware import Middleware
+from starlette.routing import Route, WebSocketRoute
 
+from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
+from hippograph.api.metrics import Metrics, metrics_endpoint
+from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.config import Settings
-from hippograph.schema import schema
-from hippograph.schema.context import Context
+from hippograph.schema.events import EventBus
 from hippograph.services import Services, open_services
-
-
-class HippographGraphQL(GraphQL):
-    async def get_context(self, request: Request | WebSocket, response: object) -> Context:
-        return Context(request=request, services=request.app.state.services)
 
 
 def create_app(settings: Settings, services: Services | None = None) -> Starlette:
@@ -28,6 +23,8 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.events = EventBus()
+        app.state.metrics = Metrics()
         if services is not None:
             app.state.services = services
             yield
@@ -36,12 +33,15 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             app.state.services = opened
             yield
 
-    graphql = HippographGraphQL(schema, graphql_ide="graphiql")
+    graphql = GraphQLEndpoint()
     return Starlette(
         routes=[
             Route("/graphql", graphql, methods=["GET", "POST"]),
+            WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
+            Route("/metrics", metrics_endpoint),
         ],
+        middleware=[Middleware(RequestContext), Middleware(BodyLimit)],
         lifespan=lifespan,
     )

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from hippograph.graph import context as context_cypher
+from hippograph.graph import sessions as session_cypher
 from hippograph.memory.budget import ORDER, Section, allocate
-from hippograph.memory.errors import InvalidInput
+from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.recall import recall
 from hippograph.memory.tiers import Scope, Tier
 from hippograph.memory.transcript import read_transcript
@@ -77,6 +78,8 @@ def assemble_context(
         raise InvalidInput("context assembly needs a query")
     count = services.tokens.count
     with services.driver.session(database=services.database) as session:
+        if session.execute_read(session_cypher.get_session, scope.user_id, scope.session_id) is None:
+            raise NotFound(f"session {scope.session_id} not found")
         standing = session.execute_read(context_cypher.standing_memories, scope.user_id, scope.project_id)
     ranking = recall(services, query, scope, "critical", profile, now=now, record_access=False).ranked
 

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from enum import Enum
 
+from hippograph.memory.errors import InvalidInput
+
 
 class EntityType(str, Enum):
     DECISION = "Decision"
@@ -71,9 +73,9 @@ def clean_name(name: str) -> str:
     """The display form: trimmed, whitespace collapsed, bounded."""
     cleaned = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip()
     if not cleaned or not normalise_name(cleaned):
-        raise ValueError("an entity name must contain a letter or digit")
+        raise InvalidInput("an entity name must contain a letter or digit")
     if len(cleaned) > MAX_NAME_LENGTH:
-        raise ValueError(f"an entity name has at most {MAX_NAME_LENGTH} characters")
+        raise InvalidInput(f"an entity name has at most {MAX_NAME_LENGTH} characters")
     return cleaned
 
 

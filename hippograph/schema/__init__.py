@@ -1,11 +1,40 @@
-"""The GraphQL schema: types, queries, mutations and subscriptions (strawberry)."""
+"""The GraphQL schema: types, queries, mutations and subscriptions (strawberry).
+
+``schema.graphql`` at the repository root is this schema printed; a unit test
+fails when the two differ (regenerate with ``python -m hippograph.schema``).
+"""
 
 from __future__ import annotations
 
+import logging
+
 import strawberry
+from graphql import GraphQLError
+from strawberry.types import ExecutionContext
 
-from hippograph.schema.queries import Query
+from hippograph.schema.errors import code_of
+from hippograph.schema.extensions import ErrorCodes, OperationTiming, document_limits
+from hippograph.schema.root import Mutation, Query, Subscription
 
-schema = strawberry.Schema(query=Query)
+log = logging.getLogger("hippograph.schema")
+
+
+class HippographSchema(strawberry.Schema):
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        # Expected failures (bad input, not found, Neo4j down) are answers, not incidents;
+        # only what will be masked is logged, with its traceback.
+        for error in errors:
+            original = error.original_error
+            if original is not None and code_of(original) is None and not (error.extensions or {}).get("code"):
+                log.error("unexpected error in %s: %s", ".".join(map(str, error.path or [])) or "operation", original,
+                          exc_info=(type(original), original, original.__traceback__))
+
+
+schema = HippographSchema(
+    query=Query,
+    mutation=Mutation,
+    subscription=Subscription,
+    extensions=[*document_limits(), ErrorCodes, OperationTiming],
+)
 
 __all__ = ["schema"]

@@ -1,0 +1,200 @@
+"""Reading a user's memory as it is stored: single nodes, pages, neighbourhoods,
+paths, chains and how full each tier is.
+
+Everything here runs in read transactions and is scoped to ``user_id``: an id
+that belongs to someone else reads exactly like an id that does not exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from neo4j import READ_ACCESS, ManagedTransaction
+
+from hippograph.graph import browse as browse_cypher
+from hippograph.graph import entities as entity_cypher
+from hippograph.graph import memories as memory_cypher
+from hippograph.graph import sessions as session_cypher
+from hippograph.memory.entities import USER_SCOPE, EdgeType, EntityType, normalise_name
+from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.tiers import Scope, Tier, capacity
+from hippograph.services import Services
+
+MAX_TRACE_DEPTH = browse_cypher.MAX_TRACE_DEPTH
+# Paths enumerated before ordering: a dense neighbourhood costs bounded work.
+TRACE_SCAN = 5000
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    tiers: Sequence[Tier] | None = None
+    project_id: str | None = None
+    session_id: str | None = None
+    kinds: Sequence[str] | None = None
+    include_archived: bool = False
+    include_closed: bool = True
+
+
+@dataclass(frozen=True)
+class Page:
+    """Up to ``first`` rows and whether more follow."""
+
+    rows: list[dict[str, Any]]
+    has_next: bool
+
+
+@dataclass(frozen=True)
+class TierUsage:
+    tier: Tier
+    used_tokens: int
+    items: int
+    capacity: int
+    project_id: str | None
+    session_id: str | None
+
+    @property
+    def fill(self) -> float:
+        return self.used_tokens / self.capacity if self.capacity else 0.0
+
+
+def _read(services: Services, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    with services.driver.session(database=services.database, default_access_mode=READ_ACCESS) as session:
+        return session.execute_read(work, *args, **kwargs)
+
+
+def get_memories(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The caller's memories among ``ids``, by id; ids that are not theirs are absent."""
+    rows = _read(services, memory_cypher.get_memories, user_id, list(ids))
+    return {row["id"]: dict(row) for row in rows}
+
+
+def get_entities(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    rows = _read(services, entity_cypher.get_entities, user_id, list(ids))
+    return {row["id"]: dict(row) for row in rows}
+
+
+def edges_of(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """Knowledge-graph edges touching each entity (both directions)."""
+    return _read(services, browse_cypher.edges_of, user_id, list(ids))
+
+
+def memories_of_entities(
+    services: Services, user_id: str, ids: Sequence[str], limit: int = 100
+) -> dict[str, list[dict[str, Any]]]:
+    """Per entity, the newest ``limit`` memories that mention or record it: ``{relation, memory}`` rows."""
+    return _read(services, browse_cypher.memories_of_entities, user_id, list(ids), limit)
+
+
+def entities_of_memories(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """Per memory, the entities it mentions or records: ``{relation, entity}`` rows."""
+    return _read(services, browse_cypher.entities_of_memories, user_id, list(ids))
+
+
+def memories_page(
+    services: Services, user_id: str, where: MemoryFilter, first: int, after: tuple[int, int, str] | None = None
+) -> Page:
+    """Newest first; ``after`` is the (epoch seconds, nanosecond, id) of the last row already seen."""
+    Scope(user_id, where.project_id, where.session_id)  # checks the ids' form
+    rows = _read(
+        services, browse_cypher.memories_page, user_id,
+        tiers=[t.value for t in where.tiers] if where.tiers is not None else None,
+        project_id=where.project_id, session_id=where.session_id,
+        kinds=list(where.kinds) if where.kinds is not None else None,
+        include_archived=where.include_archived, include_closed=where.include_closed,
+        after=after, limit=first + 1,
+    )
+    return Page(rows[:first], len(rows) > first)
+
+
+def entities_page(
+    services: Services,
+    user_id: str,
+    first: int,
+    entity_type: EntityType | None = None,
+    search: str | None = None,
+    project_id: str | None = None,
+    after: tuple[str, str] | None = None,
+    user_level: bool = False,
+) -> Page:
+    """By normalised name; ``search`` matches anywhere in the name, case-insensitively.
+
+    ``project_id`` keeps a project's entities; ``user_level`` the user's own, outside any project.
+    """
+    Scope(user_id, project_id)
+    needle = normalise_name(search) if search is not None else None
+    rows = _read(
+        services, browse_cypher.entities_page, user_id,
+        entity_type=EntityType(entity_type).value if entity_type is not None else None,
+        search=needle or None, scope_key=USER_SCOPE if user_level else project_id, after=after, limit=first + 1,
+    )
+    return Page(rows[:first], len(rows) > first)
+
+
+def trace(
+    services: Services,
+    user_id: str,
+    from_id: str,
+    edge_types: Sequence[EdgeType] | None = None,
+    direction: str = "OUT",
+    max_depth: int = 3,
+    limit: int = 100,
+) -> list[dict[str, Any]]:
+    """Paths of knowledge-graph edges from an entity, shortest first: ``{nodes, edges}`` rows."""
+    if direction not in ("OUT", "IN", "BOTH"):
+        raise InvalidInput(f"direction must be OUT, IN or BOTH, got {direction!r}")
+    if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
+        raise InvalidInput(f"maxDepth must be a whole number from 1 to {MAX_TRACE_DEPTH}")
+    types = sorted({EdgeType(t).value for t in (edge_types or list(EdgeType))})
+
+    def work(tx: ManagedTransaction) -> list[dict[str, Any]] | None:
+        if not browse_cypher.entity_exists(tx, user_id, from_id):
+            return None
+        return browse_cypher.trace(tx, user_id, from_id, types, direction, max_depth, limit, TRACE_SCAN)
+
+    paths = _read(services, work)
+    if paths is None:
+        raise NotFound(f"entity {from_id} not found")
+    return paths
+
+
+def chains(services: Services, user_id: str, project_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    """decision → CAUSED → error → SOLVED_BY → fix, per error of the project (or of every scope)."""
+    Scope(user_id, project_id)
+    return _read(services, browse_cypher.chains, user_id, project_id, limit)
+
+
+def tier_usage(services: Services, scope: Scope) -> list[TierUsage]:
+    """How full each tier of the scope is: long term always, project and session when the scope names them."""
+    tiers = [Tier.LONG_TERM]
+    if scope.project_id is not None:
+        tiers.insert(0, Tier.PROJECT)
+    if scope.session_id is not None:
+        tiers.insert(0, Tier.SESSION)
+
+    def work(tx: ManagedTransaction) -> list[TierUsage]:
+        usage = []
+        for tier in tiers:
+            keyed = scope.for_tier(tier)
+            used, items = memory_cypher.tier_usage(tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id)
+            usage.append(TierUsage(tier, used, items, capacity(services.settings, tier), keyed.project_id, keyed.session_id))
+        return usage
+
+    return _read(services, work)
+
+
+def get_session(services: Services, user_id: str, session_id: str) -> dict[str, Any]:
+    Scope(user_id, session_id=session_id)
+    session = _read(services, session_cypher.get_session, user_id, session_id)
+    if session is None:
+        raise NotFound(f"session {session_id} not found")
+    return session
+
+
+def entity_project(entity: dict[str, Any]) -> str | None:
+    """The project an entity belongs to, or None for one kept at the user's level."""
+    scope_key = entity.get("scopeKey")
+    return None if scope_key in (None, USER_SCOPE) else scope_key

@@ -1,0 +1,104 @@
+"""API keys: who is calling, and with which role.
+
+A key is ``hg_`` and 43 URL-safe random characters (256 bits). It is shown once,
+when created; the store keeps only its SHA-256, so a leaked database does not
+leak usable keys. A key belongs to one user — every read and write made with
+it is scoped to that user — and has a role: ``user``, or ``admin``, which may
+also manage keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from neo4j import READ_ACCESS, Driver
+
+from hippograph.graph import keys as key_cypher
+from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.tiers import ScopeError, check_scope_id
+
+PREFIX = "hg_"
+# Longer than any key we issue, short enough that hashing a hostile header costs nothing.
+MAX_PRESENTED = 256
+
+
+class Role(str, Enum):
+    USER = "user"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The owner of the key a request presented."""
+
+    user_id: str
+    role: Role
+    key_id: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role is Role.ADMIN
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A new key: its record, and the secret, which is never shown again."""
+
+    record: dict[str, Any]
+    secret: str
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def create_key(driver: Driver, database: str, user_id: str, role: Role | str = Role.USER) -> IssuedKey:
+    """Issue a key for ``user_id`` (the user is created if new)."""
+    if not user_id:
+        raise InvalidInput("a key needs a user id")
+    try:
+        check_scope_id("user", user_id)
+        role = Role(role)
+    except (ScopeError, ValueError) as exc:
+        raise InvalidInput(str(exc)) from None
+    secret = PREFIX + secrets.token_urlsafe(32)
+    key_id = uuid.uuid4().hex[:16]
+    with driver.session(database=database) as session:
+        record = session.execute_write(key_cypher.create_key, key_id, hash_secret(secret), user_id, role.value)
+    return IssuedKey(record, secret)
+
+
+def list_keys(driver: Driver, database: str, user_id: str | None = None) -> list[dict[str, Any]]:
+    """Every key (of one user, when given), oldest first; never a secret or a hash."""
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        return session.execute_read(key_cypher.list_keys, user_id)
+
+
+def revoke_key(driver: Driver, database: str, key_id: str) -> dict[str, Any]:
+    """Revoke a key for good; revoking a revoked key changes nothing."""
+    with driver.session(database=database) as session:
+        record = session.execute_write(key_cypher.revoke_key, key_id)
+    if record is None:
+        raise NotFound(f"API key {key_id} not found")
+    return record
+
+
+def authenticate(driver: Driver, database: str, presented: str | None) -> Caller | None:
+    """The caller a presented key belongs to, or None for a missing, malformed, unknown or revoked key.
+
+    One explicit transaction, without the managed retry loop: while Neo4j is down a
+    request fails at once (``ServiceUnavailable``) instead of retrying for half a minute.
+    """
+    if not presented or len(presented) > MAX_PRESENTED or not presented.startswith(PREFIX):
+        return None
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        with session.begin_transaction() as tx:
+            found = key_cypher.find_active_key(tx, hash_secret(presented))
+    if found is None:
+        return None
+    return Caller(user_id=found["userId"], role=Role(found["role"] or Role.USER.value), key_id=found["id"])

@@ -1,0 +1,33 @@
+"""Who may resolve what: any valid key, or an admin key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from strawberry.permission import BasePermission
+
+from hippograph.schema.context import Info
+from hippograph.schema.errors import ErrorCode
+
+
+class IsAuthenticated(BasePermission):
+    message = "a valid API key is required: send `Authorization: Bearer <key>`"
+    error_extensions = {"code": ErrorCode.UNAUTHENTICATED.value}
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        if info.context.auth_failure is not None:
+            # The key could not be checked (Neo4j down): UNAVAILABLE, not the caller's fault.
+            raise info.context.auth_failure
+        return info.context.caller is not None
+
+
+class IsAdmin(BasePermission):
+    message = "this needs an admin key"
+    error_extensions = {"code": ErrorCode.FORBIDDEN.value}
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.caller is not None and info.context.caller.is_admin
+
+
+AUTHENTICATED = [IsAuthenticated]
+ADMIN = [IsAuthenticated, IsAdmin]

@@ -1,0 +1,1 @@
+"""Resolvers, one module per area; ``hippograph.schema.root`` lists the fields they back."""

@@ -1,0 +1,39 @@
+"""The audit log as the caller sees it: their own reads and writes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from hippograph.memory.audit import AuditEvent as StoredAuditEvent
+from hippograph.schema.pagination import PageInfo
+
+
+@strawberry.input
+class AuditFilter:
+    operations: list[str] | None = strawberry.field(default=None, description="remember, recall, forget, export …")
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@strawberry.type(description="One read or write: what was done, to which ids, when.")
+class AuditEvent:
+    id: strawberry.ID
+    at: datetime
+    operation: str
+    ids: list[strawberry.ID]
+    detail: str | None
+
+    @classmethod
+    def from_event(cls, event: StoredAuditEvent) -> AuditEvent:
+        return cls(
+            id=strawberry.ID(event.id), at=event.at, operation=event.operation,
+            ids=[strawberry.ID(i) for i in event.ids], detail=event.detail,
+        )
+
+
+@strawberry.type
+class AuditEventConnection:
+    nodes: list[AuditEvent]
+    page_info: PageInfo

@@ -1,0 +1,70 @@
+"""Enums shared across the schema, and conversions from stored values."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+import strawberry
+
+from hippograph.memory.entities import EdgeType as _EdgeType
+from hippograph.memory.entities import EntityType as _EntityType
+from hippograph.memory.profiles import PROFILES
+from hippograph.memory.profiles import Priority as _Priority
+from hippograph.memory.store import KIND_LABELS
+from hippograph.memory.tiers import Tier as _Tier
+
+Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
+Priority = strawberry.enum(_Priority, description="The recall budget: critical 3 items / 300 tokens, high 2 / 200, medium 1 / 100, low nothing.")
+EntityType = strawberry.enum(_EntityType, description="The six entity types of the knowledge graph.")
+EdgeType = strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
+
+RecallProfile = strawberry.enum(
+    Enum("RecallProfile", {name.upper(): name for name in PROFILES}),  # type: ignore[misc]
+    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) all four signals.",
+)
+MemoryKind = strawberry.enum(
+    Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}),  # type: ignore[misc]
+    description="What a memory records; decisions, errors, patterns … also carry an entity label in the graph.",
+)
+
+
+@strawberry.enum(description="Which edges to follow from a node.")
+class Direction(Enum):
+    OUT = "OUT"
+    IN = "IN"
+    BOTH = "BOTH"
+
+
+def native_time(value: Any) -> datetime | None:
+    """A stored time (Neo4j DateTime, ISO text or None) as an aware datetime."""
+    if value is None:
+        return None
+    if hasattr(value, "to_native"):
+        value = value.to_native()
+    if isinstance(value, str):
+        value = _parse_iso(value)
+    if isinstance(value, datetime) and value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value
+
+
+def _parse_iso(text: str) -> datetime:
+    # Neo4j prints up to nine fractional digits and may append a zone id; Python takes six.
+    text = text.split("[", 1)[0].replace("Z", "+00:00")
+    if "." in text:
+        head, rest = text.split(".", 1)
+        digits = len(rest) - len(rest.lstrip("0123456789"))
+        text = f"{head}.{rest[:min(digits, 6)]}{rest[digits:]}"
+    return datetime.fromisoformat(text)
+
+
+def parse_attributes(value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None

@@ -1,0 +1,132 @@
+"""A session's transcript, the assembled context window, and consolidation."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Union
+
+import strawberry
+
+from hippograph.memory.budget import Section as StoredSection
+from hippograph.memory.context import AssembledContext as StoredContext
+from hippograph.memory.transcript import TranscriptEntry as StoredEntry
+from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
+from hippograph.schema.types.common import native_time
+from hippograph.schema.types.sessions import Promotion
+
+ContextSectionName = strawberry.enum(
+    Enum("ContextSectionName", {s.name: s.value for s in StoredSection}),  # type: ignore[misc]
+    description="The context window's sections, in order (Hanzo's budget table).",
+)
+
+
+@strawberry.type(description="A turn of the conversation, or the standing summary of older turns.")
+class TranscriptEntry:
+    id: strawberry.ID
+    role: str
+    content: str
+    tokens: int
+    at: datetime | None
+    is_summary: bool
+    position: int
+    ref: str | None
+
+    @classmethod
+    def from_entry(cls, entry: StoredEntry) -> TranscriptEntry:
+        return cls(
+            id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
+            at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
+        )
+
+
+@strawberry.input
+class AppendTurnInput:
+    session: strawberry.ID
+    role: str = strawberry.field(description="Who spoke: user, assistant, tool …")
+    content: str
+    project: strawberry.ID | None = None
+    ref: str | None = strawberry.field(default=None, description="The caller's own id for the turn.")
+
+
+@strawberry.type(description="One summarisation round: the oldest third of the transcript became a summary.")
+class SummaryRound:
+    summary_id: strawberry.ID
+    covered: list[strawberry.ID]
+    tokens_before: int
+    tokens_after: int
+    facts: list[strawberry.ID] = strawberry.field(description="Facts extracted into project memory.")
+
+
+@strawberry.type
+class TurnAppended:
+    turn_id: strawberry.ID
+    position: int
+    transcript_tokens: int
+    redacted: list[str]
+    rounds: list[SummaryRound]
+
+
+@strawberry.type
+class ContextPiece:
+    id: strawberry.ID | None
+    text: str
+    tokens: int
+
+
+@strawberry.type
+class ContextSection:
+    section: ContextSectionName
+    budget: int
+    tokens: int
+    text: str
+    pieces: list[ContextPiece]
+
+
+@strawberry.type(description="The context window, section by section, each within its budget.")
+class AssembledContext:
+    window: int
+    tokens: int
+    sections: list[ContextSection]
+
+    @classmethod
+    def from_context(cls, assembled: StoredContext) -> AssembledContext:
+        return cls(
+            window=assembled.window,
+            tokens=assembled.tokens,
+            sections=[
+                ContextSection(
+                    section=ContextSectionName(s.section.value), budget=s.budget, tokens=s.tokens, text=s.text,
+                    pieces=[ContextPiece(id=strawberry.ID(p.id) if p.id else None, text=p.text, tokens=p.tokens) for p in s.pieces],
+                )
+                for s in assembled.sections
+            ],
+        )
+
+
+@strawberry.input
+class ConsolidateInput:
+    now: datetime | None = strawberry.field(default=None, description="The moment decay is measured from (default: now).")
+
+
+@strawberry.type
+class Merge:
+    kept: strawberry.ID
+    merged: strawberry.ID
+
+
+@strawberry.type(description="What consolidation did to the caller's memory.")
+class Consolidated:
+    merged: list[Merge]
+    promoted: list[Promotion]
+    generalised: list[strawberry.ID]
+    decayed: int
+    skipped: list[str]
+
+
+AppendTurnPayload = Annotated[
+    Union[TurnAppended, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("AppendTurnPayload")
+]
+ConsolidatePayload = Annotated[
+    Union[Consolidated, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ConsolidatePayload")
+]

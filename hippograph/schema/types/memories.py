@@ -1,0 +1,86 @@
+"""Inputs and results of the memory writes: ``remember``, ``updateMemory``, ``forget``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+import strawberry
+from strawberry.scalars import JSON
+
+from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
+from hippograph.schema.types.common import EntityType, MemoryKind, Tier
+from hippograph.schema.types.nodes import Memory
+
+
+@strawberry.input(description="An entity the memory mentions, besides those found in its text.")
+class MentionInput:
+    type: EntityType
+    name: str
+
+
+@strawberry.input
+class RememberInput:
+    content: str
+    tier: Tier
+    kind: MemoryKind = MemoryKind.NOTE  # type: ignore[attr-defined]
+    project: strawberry.ID | None = strawberry.field(default=None, description="Needed for PROJECT memories.")
+    session: strawberry.ID | None = strawberry.field(default=None, description="Needed for SESSION memories.")
+    relevance: float = 1.0
+    summary: str | None = None
+    attributes: JSON | None = None
+    mentions: list[MentionInput] | None = None
+
+
+@strawberry.input(description="What to change; fields left out keep their value, `summary: null` clears it.")
+class UpdateMemoryInput:
+    id: strawberry.ID
+    content: str | None = None
+    summary: str | None = strawberry.UNSET
+    relevance: float | None = None
+
+
+@strawberry.input(description="Exactly one of `memory` or `entity`.")
+class ForgetInput:
+    memory: strawberry.ID | None = None
+    entity: strawberry.ID | None = None
+
+
+@strawberry.type(description="What a write compressed to make room.")
+class CompressionReport:
+    steps: list[str]
+    deleted: list[strawberry.ID]
+    summarised: list[strawberry.ID]
+    archived: list[strawberry.ID]
+
+
+@strawberry.type
+class RememberSuccess:
+    memory: Memory | None
+    created: bool = strawberry.field(description="False when the same text was already stored: `duplicateOf` is it.")
+    duplicate_of: strawberry.ID | None
+    redacted: list[str] = strawberry.field(description="Kinds of secrets replaced by [REDACTED:kind].")
+    compression: CompressionReport | None
+
+
+@strawberry.type
+class UpdateMemorySuccess:
+    memory: Memory
+    redacted: list[str]
+
+
+@strawberry.type(description="Everything that went: the memories, summaries only they supported, and orphaned entities.")
+class ForgetSuccess:
+    memories: list[strawberry.ID]
+    entities: list[strawberry.ID]
+
+
+RememberPayload = Annotated[
+    Union[RememberSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RememberPayload")
+]
+UpdateMemoryPayload = Annotated[
+    Union[UpdateMemorySuccess, BadUserInputError, NotFoundError, LimitExceededError],
+    strawberry.union("UpdateMemoryPayload"),
+]
+ForgetPayload = Annotated[
+    Union[ForgetSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetPayload")
+]

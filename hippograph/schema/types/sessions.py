@@ -1,0 +1,108 @@
+"""Sessions: a conversation's lifetime, its volatile memory, and what it left behind."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any, Union
+
+import strawberry
+from strawberry.scalars import JSON
+from starlette.concurrency import run_in_threadpool
+
+from hippograph.memory import browse
+from hippograph.memory.documents import DocumentKind, export_document
+from hippograph.memory.errors import NotFound
+from hippograph.memory.tiers import Scope
+from hippograph.memory.tiers import Tier as StoredTier
+from hippograph.schema.context import Info
+from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
+from hippograph.schema.limits import DEFAULT_PAGE, page_size
+from hippograph.schema.types.common import native_time
+from hippograph.schema.types.nodes import Memory
+
+if TYPE_CHECKING:
+    from hippograph.schema.types.lifecycle import TranscriptEntry
+
+
+@strawberry.type(description="A conversation; its SESSION-tier memories are evicted (or promoted) when it ends.")
+class Session:
+    id: strawberry.ID
+    project: str | None
+    status: str
+    started_at: datetime | None
+    ended_at: datetime | None
+
+    @strawberry.field(description="The session's own (SESSION-tier) memories, newest first.")
+    async def memories(self, info: Info, first: int = DEFAULT_PAGE) -> list[Memory]:
+        page = await run_in_threadpool(
+            browse.memories_page, info.context.services, info.context.user_id,
+            browse.MemoryFilter(tiers=[StoredTier.SESSION], session_id=str(self.id)), page_size(first),
+        )
+        return [Memory.from_row(row) for row in page.rows]
+
+    @strawberry.field(description="The standing summary of older turns (if any), then the recent turns.")
+    async def transcript(self, info: Info) -> list[Annotated[TranscriptEntry, strawberry.lazy("hippograph.schema.types.lifecycle")]]:
+        from hippograph.memory.transcript import read_transcript
+        from hippograph.schema.types.lifecycle import TranscriptEntry as Entry
+
+        scope = Scope(info.context.user_id, session_id=str(self.id))
+        entries = await run_in_threadpool(read_transcript, info.context.services, scope)
+        return [Entry.from_entry(e) for e in entries]
+
+    @strawberry.field(description="The session as an Izanagi session document (tasks, active context); null when none was imported.")
+    async def document(self, info: Info) -> JSON | None:
+        try:
+            return await run_in_threadpool(
+                export_document, info.context.services, DocumentKind.SESSION, info.context.user_id,
+                project_id=self.project, session_id=str(self.id),
+            )
+        except NotFound:
+            return None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Session:
+        return cls(
+            id=strawberry.ID(row["id"]),
+            project=row.get("projectId"),
+            status=row.get("status") or "active",
+            started_at=native_time(row.get("startedAt")),
+            ended_at=native_time(row.get("endedAt")),
+        )
+
+
+@strawberry.input
+class StartSessionInput:
+    id: strawberry.ID
+    project: strawberry.ID | None = None
+
+
+@strawberry.input
+class EndSessionInput:
+    id: strawberry.ID
+
+
+@strawberry.type
+class SessionStarted:
+    session: Session
+
+
+@strawberry.type(description="A session memory kept: `from` was the session's, `to` is its copy in a persistent tier.")
+class Promotion:
+    from_: strawberry.ID = strawberry.field(name="from")
+    to: strawberry.ID
+
+
+@strawberry.type
+class SessionEnded:
+    session: Session
+    promoted: list[Promotion]
+    evicted: list[strawberry.ID]
+    turns_deleted: int
+
+
+StartSessionPayload = Annotated[
+    Union[SessionStarted, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("StartSessionPayload")
+]
+EndSessionPayload = Annotated[
+    Union[SessionEnded, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("EndSessionPayload")
+]

@@ -1,0 +1,82 @@
+"""What the API tests talk to: the server process and a small GraphQL client."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    base: str
+    log: Path
+    process: subprocess.Popen
+
+    @property
+    def graphql(self) -> str:
+        return f"{self.base}/graphql"
+
+    @property
+    def websocket(self) -> str:
+        return self.graphql.replace("http://", "ws://")
+
+    def log_lines(self) -> list[str]:
+        return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+class Client:
+    """POSTs GraphQL with an API key; ``data`` and ``errors`` as the server sent them."""
+
+    def __init__(self, server: Server, key: str | None, user_id: str | None = None) -> None:
+        self.server = server
+        self.key = key
+        self.user_id = user_id
+        self.http = httpx.Client(timeout=60)
+
+    def headers(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.key}"} if self.key else {}
+
+    def post(self, query: str, variables: dict[str, Any] | None = None, **headers: str) -> httpx.Response:
+        # Encoded here, ASCII-escaped, so that tests can send what httpx would refuse (a lone surrogate).
+        body = json.dumps({"query": query, "variables": variables or {}})
+        return self.http.post(
+            self.server.graphql, content=body,
+            headers={"content-type": "application/json", **self.headers(), **headers},
+        )
+
+    def run(self, query: str, **variables: Any) -> dict[str, Any]:
+        """The response body (data and errors)."""
+        response = self.post(query, variables)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def data(self, query: str, **variables: Any) -> dict[str, Any]:
+        """The data of a response that must have no errors."""
+        body = self.run(query, **variables)
+        assert not body.get("errors"), body
+        return body["data"]
+
+    def codes(self, query: str, **variables: Any) -> list[str]:
+        """The extensions.code of every error of a response."""
+        body = self.run(query, **variables)
+        return [error["extensions"]["code"] for error in body.get("errors") or []]
+
+
+def new_user(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"

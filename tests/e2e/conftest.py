@@ -1,0 +1,74 @@
+"""A real `hippograph serve` for the API tests, API keys for two users, and a small GraphQL client."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from hippograph.memory import keys
+from hippograph.services import Services
+from api_client import HIPPOGRAPH, Client, Server, free_port, new_user
+
+# Modules that stop and restart Neo4j run after every other test of the session.
+LAST = "neo4j_restart"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker(LAST) is not None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{LAST}: stops and restarts Neo4j; runs after every other test")
+
+
+@pytest.fixture(scope="session")
+def api_server(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([HIPPOGRAPH, "serve", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"hippograph serve exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("hippograph serve did not come up within 120 s")
+    yield Server(base, log, proc)
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def make_client(api_server: Server, services: Services):
+    def make(prefix: str = "user", role: keys.Role = keys.Role.USER) -> Client:
+        user_id = new_user(prefix)
+        issued = keys.create_key(services.driver, services.database, user_id, role)
+        return Client(api_server, issued.secret, user_id)
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def alice(make_client) -> Client:
+    return make_client("alice")
+
+
+@pytest.fixture(scope="module")
+def bob(make_client) -> Client:
+    return make_client("bob")
+
+
+@pytest.fixture(scope="module")
+def anonymous(api_server: Server) -> Client:
+    return Client(api_server, None)

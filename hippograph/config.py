@@ -48,6 +48,7 @@ class Settings:
     llm_base_url: str = _env_field("HIPPOGRAPH_LLM_BASE_URL", "", "OpenAI-compatible endpoint for summaries and facts (empty: the offline extractive ones)")
     llm_model: str = _env_field("HIPPOGRAPH_LLM_MODEL", "gpt-4o-mini", "model name sent to that endpoint")
     llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
+    consolidate_every: int = _env_field("HIPPOGRAPH_CONSOLIDATE_EVERY", 0, "seconds between consolidation runs inside `hippograph serve` (0: off; run `hippograph consolidate` instead)")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod
@@ -70,6 +71,8 @@ class Settings:
         for name in ("port", "neo4j_bolt_port", "neo4j_http_port"):
             if not 0 < getattr(self, name) < 65536:
                 raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
+        if self.consolidate_every < 0:
+            raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
         if self.secret_policy not in ("redact", "reject"):
             raise ConfigError(f"HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject', got {self.secret_policy!r}")
         if not self.neo4j_uri.split("://", 1)[0] in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):

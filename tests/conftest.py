@@ -35,6 +35,8 @@ def services(settings: Settings) -> Iterator[Services]:
 @pytest.fixture
 def clean_db(services: Services) -> Services:
     """A store with no data (schema kept), for tests that count what they wrote."""
+    # Read events of the previous test are still on their way: let them land before wiping.
+    services.audit.flush()
     with services.driver.session(database=services.database) as session:
         session.run(WIPE_DATA).consume()
     return services

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -13,6 +14,7 @@ from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
 from hippograph.api.metrics import Metrics, metrics_endpoint
 from hippograph.api.middleware import BodyLimit, RequestContext
+from hippograph.api.periodic import consolidate_periodically
 from hippograph.config import Settings
 from hippograph.schema.events import EventBus
 from hippograph.services import Services, open_services
@@ -31,7 +33,14 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             return
         with open_services(settings) as opened:
             app.state.services = opened
-            yield
+            task = None
+            if settings.consolidate_every > 0:
+                task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))
+            try:
+                yield
+            finally:
+                if task is not None:
+                    task.cancel()
 
     graphql = GraphQLEndpoint()
     return Starlette(

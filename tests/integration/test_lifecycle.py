@@ -230,3 +230,24 @@ def test_consolidate_command_prints_a_report(clean_db: Services, capsys: pytest.
     assert len(report["merged"]) == 1 and report["promoted"] == {} and report["decayed"] == 0
     assert main(["consolidate", "--user", "bad user!"]) == 1
     assert "user id 'bad user!' is not valid" in capsys.readouterr().err
+
+
+def test_the_periodic_task_consolidates_until_cancelled(clean_db: Services) -> None:
+    import asyncio
+
+    from hippograph.api.periodic import consolidate_periodically
+
+    scope = Scope("alice", "proj-a")
+    remember(clean_db, scope, MemoryInput("The cache TTL is sixty seconds.", Tier.PROJECT))
+    remember(clean_db, scope, MemoryInput("The cache TTL is sixty seconds.", Tier.PROJECT))
+
+    async def run_briefly() -> None:
+        task = asyncio.create_task(consolidate_periodically(clean_db, 0.2))
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            if rows(clean_db, "MATCH (m:Memory) RETURN count(m) AS n") == [{"n": 1}]:
+                break
+        task.cancel()
+
+    asyncio.run(run_briefly())
+    assert rows(clean_db, "MATCH (m:Memory) RETURN count(m) AS n") == [{"n": 1}]

@@ -1,6 +1,7 @@
 import pytest
 
 from hippograph.memory.entities import EntityType, clean_name, extract_mentions, normalise_name
+from hippograph.memory.errors import InvalidInput
 
 
 def test_normalisation_makes_spellings_of_one_name_equal() -> None:
@@ -12,9 +13,9 @@ def test_normalisation_makes_spellings_of_one_name_equal() -> None:
 
 def test_clean_name_refuses_empty_and_huge_names() -> None:
     assert clean_name("  JWT   tokens ") == "JWT tokens"
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         clean_name("  ... ")
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput):
         clean_name("x" * 201)
 
 

@@ -39,7 +39,7 @@ from hippograph.graph import documents as document_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.memory import compression, secrets
 from hippograph.memory.entities import EntityType, clean_name, extract_mentions
-from hippograph.memory.errors import CapacityExceeded
+from hippograph.memory.errors import CapacityExceeded, InvalidInput
 from hippograph.memory.documents.schema import DocumentError, DocumentKind
 from hippograph.memory.knowledge import Recorded
 from hippograph.memory.store import (
@@ -239,7 +239,7 @@ def check_name(path: str, name: str) -> None:
     """An entity name the write path will accept (after it redacts secrets in it)."""
     try:
         clean_name(secrets.enforce(name, "redact").text)
-    except ValueError as exc:
+    except InvalidInput as exc:
         raise DocumentError(path, str(exc)) from None
 
 

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from hippograph.memory import forget as forget_rules
 from hippograph.memory import updates
 from hippograph.memory.browse import entity_project
+from hippograph.memory.errors import InvalidInput
 from hippograph.memory.entities import EntityType as StoredEntityType
 from hippograph.memory.entities import clean_name
 from hippograph.memory.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
@@ -46,7 +47,7 @@ def scope_of(info: Info, project: strawberry.ID | None, session: strawberry.ID |
 def entity_name(value: str, field: str) -> str:
     try:
         return clean_name(value)
-    except ValueError as exc:
+    except InvalidInput as exc:
         raise BadInput(f"{field}: {exc}", field=field) from None
 
 

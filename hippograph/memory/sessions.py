@@ -1,6 +1,7 @@
 """Sessions: the volatile tier's lifetime.
 
-Ending a session evicts it: session memories that qualify are promoted — facts,
+Ending a session evicts it: the facts of turns no summary covered yet are
+extracted into project memory; session memories that qualify are promoted — facts,
 decisions, errors and patterns, and anything accessed more than 3 times
 (the paper's promotion rule) — into project memory (long-term memory when the
 session has no project), with provenance (``promotedFrom``, ``session``); the
@@ -19,6 +20,7 @@ from hippograph.graph import sessions as session_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.store import MemoryInput, remember
 from hippograph.memory.tiers import Scope, Tier
+from hippograph.memory.transcript import extract_remaining_facts
 from hippograph.services import Services
 
 PROMOTE_AFTER_ACCESSES = 3
@@ -31,6 +33,7 @@ class SessionEnded:
     promoted: dict[str, str] = field(default_factory=dict)  # session memory id -> new memory id
     evicted: list[str] = field(default_factory=list)
     turns_deleted: int = 0
+    facts: list[str] = field(default_factory=list)  # facts extracted from the remaining turns
 
 
 def start_session(services: Services, scope: Scope, now: datetime | None = None) -> dict[str, Any]:
@@ -65,9 +68,11 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
             raise InvalidInput(f"session {session_id} has already ended")
         memories = db.execute_read(session_cypher.session_memories, user_id, session_id)
     project_id = session.get("projectId")
+    # The turns no summary has covered yet still hold facts: they go to project memory before the turns go.
+    facts = extract_remaining_facts(services, Scope(user_id, project_id, session_id))
     target = Scope(user_id, project_id) if project_id else Scope(user_id)
     tier = Tier.PROJECT if project_id else Tier.LONG_TERM
-    result = SessionEnded(session_id)
+    result = SessionEnded(session_id, facts=facts)
     for memory in memories:
         if not qualifies(memory["kind"], memory["accessCount"]):
             continue
@@ -91,7 +96,8 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
         session_cypher.end_session(tx, user_id, session_id, at)
         services.audit.record_in(
             tx, user_id, "end_session", [session_id, *result.promoted.values()],
-            f"promoted {len(result.promoted)}, evicted {len(result.evicted)}, turns deleted {result.turns_deleted}",
+            f"facts {len(result.facts)}, promoted {len(result.promoted)}, evicted {len(result.evicted)}, "
+            f"turns deleted {result.turns_deleted}",
         )
 
     with services.driver.session(database=services.database) as db:

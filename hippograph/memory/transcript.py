@@ -183,7 +183,7 @@ def _summarise_round(
         facts = ExtractiveFactExtractor().extract(spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
     summary = services.tokens.truncate(secrets.enforce(text, "redact").text, budget)
-    stored = _store_facts(services, scope, facts)
+    stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref})
     summary_id = str(uuid.uuid4())
     row = {
         "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
@@ -201,7 +201,24 @@ def _summarise_round(
     return Round(summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored)
 
 
-def _store_facts(services: Services, scope: Scope, facts: Sequence[Any]) -> list[str]:
+def extract_remaining_facts(
+    services: Services, scope: Scope, extractor: FactExtractor | None = None
+) -> list[str]:
+    """At the end of a session: the facts of the turns no summary has covered yet, into project memory."""
+    extractor = extractor or OpenAICompatibleClient.from_settings(services.settings) or ExtractiveFactExtractor()
+    live = [e for e in read_transcript(services, scope) if not e.is_summary]
+    if not live:
+        return []
+    turns = [TurnText(e.id, e.role, e.content, e.at) for e in live]
+    try:
+        facts = extractor.extract(turns)
+    except LLMError as failed:
+        log.warning("fact extraction with the configured endpoint failed (%s); used the extractive one", failed)
+        facts = ExtractiveFactExtractor().extract(turns)
+    return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref})
+
+
+def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str]) -> list[str]:
     with services.driver.session(database=services.database) as session:
         state = session.execute_read(transcript_cypher.session_state, scope.user_id, scope.session_id)
     project_id = (state or {}).get("projectId") or scope.project_id
@@ -211,7 +228,8 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any]) -> list
         stored = remember(services, target, MemoryInput(
             content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
             derived_from=list(fact.source_turn_ids),
-            attributes={"session": scope.session_id, "sourceTurns": list(fact.source_turn_ids)},
+            attributes={"session": scope.session_id, "sourceTurns": list(fact.source_turn_ids),
+                        **({"sourceRefs": [refs[t] for t in fact.source_turn_ids if t in refs]} if refs else {})},
         ))
         ids.append(stored.id)
     return ids

@@ -251,3 +251,20 @@ def test_the_periodic_task_consolidates_until_cancelled(clean_db: Services) -> N
 
     asyncio.run(run_briefly())
     assert rows(clean_db, "MATCH (m:Memory) RETURN count(m) AS n") == [{"n": 1}]
+
+
+def test_ending_a_session_keeps_the_facts_of_its_last_turns(clean_db: Services) -> None:
+    from hippograph.memory.sessions import end_session
+
+    start_session(clean_db, SESSION, now=T0)
+    for i, (who, text) in enumerate(LINES):
+        append_turn(clean_db, SESSION, who, text, at=T0 + timedelta(minutes=i), ref=f"D1:{i + 1}")
+    assert not any(e.is_summary for e in read_transcript(clean_db, SESSION))  # nothing summarised yet
+    ended = end_session(clean_db, "alice", "s1")
+    assert ended.facts and ended.turns_deleted == len(LINES)
+    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT', projectId: 'proj-a'}) RETURN m.content AS c, m.attributes AS a")
+    refs = {ref for f in facts for ref in json.loads(f["a"])["sourceRefs"]}
+    assert "D1:2" in refs and "D1:3" in refs  # the decision and the error turns
+    assert "D1:1" not in refs and "D1:8" not in refs  # greetings and goodbyes hold no fact
+    assert any("E1234" in f["c"] for f in facts)
+    assert rows(clean_db, "MATCH (t:Turn) RETURN count(t) AS n") == [{"n": 0}]

@@ -90,7 +90,7 @@ class Memory(StructuredNode):
     kind = StringProperty()
     validFrom = DateTimeNeo4jFormatProperty()
     validUntil = DateTimeNeo4jFormatProperty()
-    contentHash = StringProperty()
+    contentHash = StringProperty(index=True)
     # JSON text: structured fields of imported documents, kept so they export unchanged.
     attributes = StringProperty()
 

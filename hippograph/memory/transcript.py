@@ -227,6 +227,7 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: d
     for fact in facts:
         stored = remember(services, target, MemoryInput(
             content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
+            created_at=datetime.fromisoformat(fact.at) if getattr(fact, "at", None) else None,
             derived_from=list(fact.source_turn_ids),
             attributes={"session": scope.session_id, "sourceTurns": list(fact.source_turn_ids),
                         **({"sourceRefs": [refs[t] for t in fact.source_turn_ids if t in refs]} if refs else {})},

@@ -3,49 +3,17 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from hippograph.services import Services
-
-HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from api_client import HIPPOGRAPH, Server, free_port
 
 
 @pytest.fixture(scope="module")
-def server(services: Services) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [HIPPOGRAPH, "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"hippograph serve exited with {proc.returncode}:\n{proc.stdout.read()}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("hippograph serve did not come up within 120 s")
-    yield base
-    proc.terminate()
-    proc.wait(timeout=30)
+def server(api_server: Server) -> str:
+    return api_server.base
 
 
 def test_healthz_and_readyz(server: str) -> None:

@@ -1,0 +1,116 @@
+"""Recall quality after the session lifecycle, against the raw-turn store (``--lifecycle``).
+
+Each LoCoMo conversation is played in order as one user with one project: every
+session is started, its turns appended with ``append_turn`` (the transcript is
+summarised past 75 % of its budget, facts going to project memory), the session
+is ended (the remaining turns' facts are kept, the turns deleted), and
+consolidation runs between sessions. Then the questions are asked as in the
+raw-turn run, and a returned fact counts for the turns it was derived from
+(``attributes.sourceRefs``: the turns' LoCoMo ``dia_id`` s), in order.
+
+Also reported: the tokens the memory store holds at the end, against the tokens
+of the raw turns (the raw-turn run stores every turn).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from hippograph.bench import metrics
+from hippograph.bench.locomo import (
+    Asked,
+    Conversation,
+    _forget_user,
+    bench_services,
+    methods,
+    summarise,
+)
+from hippograph.memory.consolidation import consolidate
+from hippograph.memory.profiles import Priority, RecallProfile
+from hippograph.memory.recall import recall
+from hippograph.memory.sessions import end_session, start_session
+from hippograph.memory.tiers import Scope
+from hippograph.memory.transcript import append_turn
+from hippograph.services import Services
+
+PROJECT = "locomo"
+TRANSCRIPT_BUDGET = 1024
+
+STORED = """
+MATCH (m:Memory {userId: $userId})
+WHERE m.archived = false
+RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.tokens) AS tokens
+"""
+
+
+def play(services: Services, conversation: Conversation) -> dict[str, list[str]]:
+    """Run the conversation through the lifecycle; memory id → the dia_ids it derives from."""
+    user = conversation.user_id
+    _forget_user(services, user)
+    for session_id, turns in conversation.sessions.items():
+        scope = Scope(user, PROJECT, session_id)
+        start_session(services, scope, now=turns[0].at)
+        for turn in turns:
+            append_turn(services, scope, turn.speaker, turn.text, at=turn.at, ref=turn.dia_id)
+        end_session(services, user, session_id, now=turns[-1].at)
+        consolidate(services, user, now=turns[-1].at)
+    with services.driver.session(database=services.database) as session:
+        rows = session.run(STORED, userId=user).data()
+    return {r["id"]: list(json.loads(r["attributes"] or "{}").get("sourceRefs", [])) for r in rows}
+
+
+def stored_tokens(services: Services, user_id: str) -> int:
+    with services.driver.session(database=services.database) as session:
+        return sum(int(r["tokens"] or 0) for r in session.run(STORED, userId=user_id).data())
+
+
+def raw_tokens(services: Services, conversation: Conversation) -> int:
+    return sum(services.tokens.count(t.content) for turns in conversation.sessions.values() for t in turns)
+
+
+def evaluate(
+    services: Services,
+    conversations: Sequence[Conversation],
+    profiles: Mapping[str, RecallProfile] | None = None,
+    transcript_budget: int = TRANSCRIPT_BUDGET,
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    services = bench_services(services)
+    services = dataclasses.replace(services, settings=dataclasses.replace(services.settings, transcript_budget=transcript_budget))
+    profiles = dict(profiles or methods())
+    asked: list[Asked] = []
+    played_seconds = 0.0
+    tokens = {"stored": 0, "raw": 0, "memories": 0}
+    for conversation in conversations:
+        started = time.perf_counter()
+        refs = play(services, conversation)
+        played_seconds += time.perf_counter() - started
+        tokens["stored"] += stored_tokens(services, conversation.user_id)
+        tokens["raw"] += raw_tokens(services, conversation)
+        tokens["memories"] += len(refs)
+        progress(f"{conversation.sample_id}: {len(refs)} memories after the lifecycle, {len(conversation.questions)} questions")
+        for question in conversation.questions:
+            for name, profile in profiles.items():
+                result = recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
+                                now=conversation.now, record_access=False)
+                ranked = [ref for c in result.ranked for ref in refs.get(c.id, [])]
+                returned = {ref for item in result.items for ref in refs.get(item.id, [])}
+                asked.append(Asked(
+                    conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
+                    result.totals.items, result.totals.tokens, 1.0 if question.evidence & returned else 0.0,
+                    result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
+                ))
+    result = summarise(asked, conversations, profiles, services, played_seconds)
+    result["lifecycle"] = {
+        "transcript_budget": transcript_budget,
+        "stored_tokens": tokens["stored"],
+        "raw_turn_tokens": tokens["raw"],
+        "stored_share": round(tokens["stored"] / tokens["raw"], 4) if tokens["raw"] else None,
+        "memories": tokens["memories"],
+        "played_seconds": round(played_seconds, 1),
+    }
+    return result

@@ -179,6 +179,10 @@ def build_parser() -> argparse.ArgumentParser:
     consolidation = sub.add_parser("consolidate", help="deduplicate, promote, generalise and decay memories; prints a report")
     consolidation.add_argument("--user", metavar="ID", help="only this user (default: every user)")
     consolidation.set_defaults(run=cmd_consolidate)
+
+    from hippograph.bench import add_parser as add_bench_parser
+
+    add_bench_parser(sub)
     return parser
 
 

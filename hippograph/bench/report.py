@@ -1,0 +1,214 @@
+"""Markdown reports with plots for the benchmark results.
+
+Each command's result gets ``<name>.md`` (and a ``<name>.png`` plot) beside its
+JSON; ``REPORT.md`` in the same folder gathers every result found there
+(``locomo.json``, ``fit.json``, ``latency.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hippograph.bench.metrics import METRICS
+
+CITATION = (
+    "LoCoMo: A. Maharana, D.-H. Lee, S. Tulyakov, M. Bansal, F. Barbieri, Y. Fang, "
+    "*Evaluating Very Long-Term Conversational Memory of LLM Agents*, ACL 2024. "
+    "Data licensed CC BY-NC 4.0, used here for evaluation only."
+)
+SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency.json"))
+
+
+def write(out: Path, kind: str, result: dict[str, Any]) -> list[Path]:
+    """Write the result's report (and plot) beside ``out``, then refresh REPORT.md there."""
+    written = []
+    plot = out.with_suffix(".png")
+    if kind == "locomo":
+        _locomo_plot(result, plot)
+        written.append(plot)
+    elif kind == "latency":
+        _latency_plot(result, plot)
+        written.append(plot)
+    page = out.with_suffix(".md")
+    page.write_text(f"# {kind}\n\n" + section(kind, result, plot.name if plot in written else None))
+    written.append(page)
+    written.append(gather(out.parent))
+    return written
+
+
+def gather(folder: Path) -> Path:
+    parts = ["# hippograph benchmarks\n",
+             "Produced by `hippograph bench …`; every number below is read from the JSON next to this file.\n"]
+    for kind, name in SECTIONS:
+        path = folder / name
+        if path.exists():
+            plot = path.with_suffix(".png")
+            parts.append(section(kind, json.loads(path.read_text()), plot.name if plot.exists() else None))
+    parts.append(f"\n## Data\n\n{CITATION}\n")
+    report = folder / "REPORT.md"
+    report.write_text("\n".join(parts))
+    return report
+
+
+def section(kind: str, result: dict[str, Any], plot: str | None) -> str:
+    if kind == "locomo":
+        return _locomo_section(result, plot)
+    if kind == "fit":
+        return _fit_section(result)
+    return _latency_section(result, plot)
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        lines.append("| " + " | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
+    methods = list(result["results"])
+    text = [
+        "## Recall quality on LoCoMo\n",
+        f"{result['questions']} questions (categories 1-4, those with evidence) over "
+        f"{len(result.get('conversations', []))} conversations ({result.get('turns', '?')} turns, one memory each); "
+        f"embedding model `{result['model']}`. Each conversation is one user, each LoCoMo session a session, "
+        "turns stamped with their session's date; the question is asked a day after the last session.\n",
+        "Rank metrics are computed on each method's own ranking (`RecallResult.ranked`: after the method's floor, "
+        "before the priority budget, which would cut every list to 3 items). A ranked memory is mapped back to its "
+        "turn's `dia_id` and matched against the question's evidence (`\"D8:6; D9:17\"` split into two ids; "
+        "evidence ids that name no turn are kept, and count as not found).\n",
+        _table(["method", *METRICS], [[m, *(result["results"][m][k] for k in METRICS)] for m in methods]),
+    ]
+    if plot:
+        text.append(f"![LoCoMo recall quality]({plot})\n")
+    if "budgeted" in result:
+        text.append(f"What the `{result.get('priority', 'critical')}` budget (3 items, 300 tokens) returns, per question:\n")
+        text.append(_table(["method", "items", "tokens", "evidence among them"],
+                           [[m, b["items"], b["tokens"], b["hit"]] for m, b in result["budgeted"].items()]))
+    if "per_category" in result:
+        text.append("Recall@10 by question category:\n")
+        cats = result["per_category"]
+        text.append(_table(["method", *(f"{c} ({v['questions']})" for c, v in cats.items())],
+                           [[m, *(cats[c]["results"][m]["recall@10"] for c in cats)] for m in methods]))
+    if "per_conversation" in result:
+        text.append("Recall@10 by conversation:\n")
+        convs = result["per_conversation"]
+        text.append(_table(["method", *convs], [[m, *(convs[c]["results"][m]["recall@10"] for c in convs)] for m in methods]))
+    if "latency_ms" in result:
+        text.append("Recall timings during this run (ms; the machine's 2 cores were shared):\n")
+        text.append(_table(["method", "embed mean", "query mean", "query p95"],
+                           [[m, v["embed_mean"], v["query_mean"], v["query_p95"]] for m, v in result["latency_ms"].items()]))
+    if "profiles" in result:
+        text.append("Profiles as run:\n\n```json\n" + json.dumps(result["profiles"], indent=1) + "\n```\n")
+    return "\n".join(text)
+
+
+def _fit_section(result: dict[str, Any]) -> str:
+    w = result["weights"]
+    folds = result.get("folds", [])
+    text = [
+        "## Fitting the hybrid weights\n",
+        f"Fitted on {result['questions']} LoCoMo development questions — the same data the table above "
+        "reports, so the hybrid row there is in-sample. Method: every question asked once through the recall "
+        "statement with the hybrid profile's candidate sources (300 rows, no floor); a grid over the simplex "
+        f"(step {result['grid_step']}) re-ranks those rows by the weighted sum and keeps the best "
+        f"{result['objective']}.\n",
+        f"Fitted weights: vector **{w['vector']}**, keyword **{w['keyword']}**, recency **{w['recency']}**, "
+        f"relation **{w['relation']}**.\n",
+        "Held-out check, leave one conversation out (weights fitted on four conversations, scored on the fifth, "
+        "pooled over questions), against the in-sample fit, both with the profile's floor:\n",
+        _table(["fit", *METRICS], [
+            ["in-sample", *(result["in_sample"][k] for k in METRICS)],
+            ["leave-one-conversation-out", *(result["leave_one_conversation_out"][k] for k in METRICS)],
+        ]),
+    ]
+    if folds:
+        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "recall@10", "hit@1"], [
+            [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()),
+             f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
+        ]))
+    return "\n".join(text)
+
+
+def _latency_section(result: dict[str, Any], plot: str | None) -> str:
+    text = ["## Recall latency\n", result.get("method", "") + "\n"]
+    rows = []
+    for size in result["sizes"]:
+        r = result["by_size"][str(size)]
+        rows.append([size, r["recall_ms"]["p50"], r["recall_ms"]["p95"], r["recall_ms"]["p99"],
+                     r["embed_ms"]["p50"], r["embed_ms"]["p95"], r["query_ms"]["p50"], r["query_ms"]["p95"], r["query_ms"]["p99"]])
+    text.append(_table(["memories", "recall p50", "recall p95", "recall p99", "embed p50", "embed p95",
+                        "query p50", "query p95", "query p99"], rows))
+    if plot:
+        text.append(f"![recall latency]({plot})\n")
+    text.append("Scoped exactness: a user owning 1 % of the store; the top-10 of recall (vector signal only) "
+                "against an exact scan of that user's memories in numpy, by id and with ties at the 10th place "
+                "(repeated texts have equal vectors) counted as matches; and what the vector index's top-10 "
+                "filtered to the user would have returned.\n")
+    text.append(_table(["memories", "owner's memories", "overlap@10 (ids)", "overlap@10 (ties as matches)",
+                        "top-k then filter, found of 10"], [
+        [size, e["owned"], e["overlap@10"], e.get("overlap@10_ties_as_matches", "-"), e["naive_found"]]
+        for size in result["sizes"] for e in [result["by_size"][str(size)]["exactness"]]
+    ]))
+    for size in result["sizes"]:
+        prof = result["by_size"][str(size)].get("profile")
+        if prof:
+            text.append(f"PROFILE of one hybrid recall at {size} memories: {prof['dbHits']} db hits, {prof['rows']} rows. "
+                        "Costliest operators:\n")
+            text.append(_table(["operator", "db hits", "rows", "details"], [
+                [op["operator"], op["dbHits"], op["rows"], (op["details"] or "")[:90].replace("|", "/").replace("\n", " ")]
+                for op in prof["operators"][:8]
+            ]))
+    if "build" in result:
+        text.append("Store build: " + ", ".join(f"{k}: {v}" for k, v in result["build"].items()) + "\n")
+    return "\n".join(text)
+
+
+def _locomo_plot(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    methods = list(result["results"])
+    x = np.arange(len(METRICS))
+    width = 0.8 / max(len(methods), 1)
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    for i, method in enumerate(methods):
+        values = [result["results"][method][k] for k in METRICS]
+        ax.bar(x + i * width - 0.4 + width / 2, values, width, label=method)
+    ax.set_xticks(x, METRICS)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("score")
+    ax.set_title(f"LoCoMo recall quality ({result['questions']} questions, {result['model']})")
+    ax.legend(ncol=len(methods), fontsize=8, loc="upper left")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _latency_plot(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = result["sizes"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for part, style in (("recall_ms", "-o"), ("query_ms", "--s"), ("embed_ms", ":^")):
+        for pct in ("p50", "p95"):
+            ax.plot(sizes, [result["by_size"][str(s)][part][pct] for s in sizes], style, label=f"{part[:-3]} {pct}")
+    ax.axhline(30, color="grey", lw=0.8, ls="--")
+    ax.set_xscale("log")
+    ax.set_xlabel("memories in the store")
+    ax.set_ylabel("ms")
+    ax.set_title("Recall latency (hybrid profile)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

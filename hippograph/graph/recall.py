@@ -1,0 +1,254 @@
+"""The recall query: one Cypher statement that finds, measures and ranks a caller's memories.
+
+It runs in one read transaction and, in order:
+
+1. measures how many memories the caller owns, through the ``memory_user`` index,
+   counting no further than just past ``exactScanLimit``;
+2. **vector candidates** — for a caller owning at most ``exactScanLimit`` memories,
+   an exact ``vector.similarity.cosine`` over every in-scope memory (reached through
+   ``memory_user``); for a larger one, the ``memory_embedding`` index asked for ``k``
+   scaled by the store's size over the caller's share (so that about ``overfetch``
+   times ``k`` in-scope hits survive the scope filter), capped at ``maxFetch``. A
+   vector index returns a global top-k before any filter, which for a small owner
+   would be nearly empty: this is why small scopes never use it. Then per tier the
+   top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
+3. **keyword candidates** — the ``memory_text`` full-text index queried with the
+   caller's keywords (escaped in ``hippograph.memory.lucene``), filtered to scope
+   while the hits stream in best-first order, the first ``keywordK`` kept;
+4. **relation depth**, to what the query reaches: the entities the query names
+   (``entity_name`` index, the caller's, still valid) are anchors, and every in-scope
+   memory within ``maxHops`` of one, over mentions, knowledge-graph edges and
+   provenance, gets its shortest distance (the nearest ``graphK`` become candidates);
+   and the neighbouring memories of the strongest direct matches — the ``seedK``
+   best vector and keyword hits — in their session's timeline (the memory right
+   after a match, and at ``precedingShare`` of its strength the one right before),
+   found through the ``memory_session_timeline`` index;
+5. the union, per memory: components in [0, 1] (see ``hippograph.memory.profiles``),
+   the weighted score, the floor, and the ranking.
+
+Only memories of ``$userId`` that are in scope, not archived and not closed
+(``validUntil`` unset) are ever read as candidates. Every value comes in as a
+parameter. The one thing Cypher cannot take as a parameter is the bound of a path
+pattern, so ``max_hops`` — a whole number from the profile, checked to lie in
+1..6, never user text — is written into the statement: the traversal is really
+bounded by the setting, and each bound gets its own cached plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+# Relationships relation depth walks: mentions, the six knowledge-graph edges, provenance.
+RELATION_TYPES = (
+    "MENTIONS", "RECORDS", "LED_TO", "CAUSED", "SOLVED_BY", "RELATED_TO", "USES", "CONFLICTS_WITH", "DERIVED_FROM",
+)
+MAX_HOPS_LIMIT = 6
+
+# The caller's scope, for a memory `m` already matched on userId. A user alone sees all
+# their memories; a project adds that project's PROJECT memories and sessions; a session
+# narrows the SESSION tier to itself. Archived memories and closed facts never count.
+IN_SCOPE = """
+  NOT coalesce(m.archived, false) AND m.validUntil IS NULL AND m.tier IN $tiers
+  AND CASE m.tier
+        WHEN 'LONG_TERM' THEN true
+        WHEN 'PROJECT' THEN m.projectId = $projectId OR ($projectId IS NULL AND $sessionId IS NULL)
+        WHEN 'SESSION' THEN CASE
+            WHEN $sessionId IS NOT NULL THEN m.sessionId = $sessionId
+            WHEN $projectId IS NOT NULL THEN m.projectId = $projectId
+            ELSE true END
+        ELSE false
+      END
+"""
+
+RECALL_TEMPLATE = """
+CALL () {
+  RETURN size(COLLECT { MATCH (m:Memory {userId: $userId}) RETURN 1 AS one LIMIT $exactScanLimit + 1 }) AS owned
+}
+CALL (owned) {
+  CALL (owned) {
+    WITH owned WHERE $embedding IS NOT NULL AND owned <= $exactScanLimit
+    MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
+    WHERE __IN_SCOPE__
+    RETURN m, vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 AS cosine
+  UNION ALL
+    WITH owned WHERE $embedding IS NOT NULL AND owned > $exactScanLimit
+    WITH COUNT { MATCH (m:Memory {userId: $userId}) } AS mine, COUNT { MATCH (m:Memory) } AS stored
+    WITH toInteger(ceil($vectorK * $overfetch * stored / toFloat(mine))) AS wanted
+    CALL db.index.vector.queryNodes('memory_embedding', CASE WHEN wanted > $maxFetch THEN $maxFetch ELSE wanted END, $embedding)
+      YIELD node AS m, score
+    WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
+    RETURN m, score * 2.0 - 1.0 AS cosine
+  }
+  WITH m, cosine WHERE cosine > $minCosine[m.tier]
+  ORDER BY cosine DESC
+  WITH m.tier AS tier, collect({m: m, cosine: cosine}) AS ranked
+  UNWIND ranked[..$tierK[tier]] AS hit
+  WITH hit ORDER BY hit.cosine DESC LIMIT $vectorK
+  RETURN collect({m: hit.m, cosine: hit.cosine, source: 'vector'}) AS vectorHits
+}
+CALL () {
+  CALL () {
+    WITH 1 AS go WHERE $keywordQuery <> '' AND $keywordK > 0
+    CALL db.index.fulltext.queryNodes('memory_text', $keywordQuery) YIELD node AS m, score
+    WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
+    RETURN m, score LIMIT $keywordK
+  }
+  RETURN collect({m: m, bm25: score, source: 'keyword'}) AS keywordHits, max(score) AS topBm25
+}
+CALL () {
+  CALL () {
+    WITH 1 AS go WHERE $keywordQuery <> '' AND $anchorK > 0
+    CALL db.index.fulltext.queryNodes('entity_name', $keywordQuery) YIELD node AS anchor
+    WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
+    RETURN anchor LIMIT $anchorK
+  }
+  MATCH path = ANY SHORTEST (anchor)-[:__RELATIONS__]-{1,__MAX_HOPS__}(m)
+  WITH m, length(path) AS hops WHERE m:Memory AND m.userId = $userId AND __IN_SCOPE__
+  WITH m, min(hops) AS hops
+  ORDER BY hops, m.createdAt DESC
+  WITH collect({m: m, hops: hops}) AS reached
+  // Every reached memory keeps its distance; only the nearest graphK are candidates on that ground alone.
+  RETURN [i IN range(0, size(reached) - 1) |
+          {m: reached[i].m, hops: reached[i].hops, source: CASE WHEN i < $graphK THEN 'graph' ELSE 'reached' END}] AS graphHits
+}
+CALL (vectorHits, keywordHits, topBm25) {
+  // The memories right before and after the strongest direct matches in their session's timeline:
+  // an answer follows its question, a decision its discussion.
+  // A match's strength is its own branch's score (cosine, or BM25 over the best), not the profile's
+  // weights: what counts as a strong match does not move while the weights are being fitted.
+  UNWIND [hit IN vectorHits[..$seedK] | {m: hit.m, strength: hit.cosine}]
+       + [hit IN keywordHits[..$seedK] | {m: hit.m, strength: hit.bm25 / topBm25}] AS direct
+  WITH direct.m AS seed, max(direct.strength) AS strength
+  WHERE strength > 0 AND seed.tier = 'SESSION'
+  CALL (seed) {
+      MATCH (m:Memory {userId: $userId, sessionId: seed.sessionId})
+      WHERE m.createdAt > seed.createdAt
+      WITH m ORDER BY m.createdAt ASC LIMIT 1
+      RETURN m, 1.0 AS share
+    UNION
+      MATCH (m:Memory {userId: $userId, sessionId: seed.sessionId})
+      WHERE m.createdAt < seed.createdAt
+      WITH m ORDER BY m.createdAt DESC LIMIT 1
+      RETURN m, $precedingShare AS share
+  }
+  WITH m, max(strength * share) AS strength WHERE __IN_SCOPE__
+  RETURN collect({m: m, neighbour: strength, source: 'neighbour'}) AS neighbourHits, max(strength) AS topNeighbour
+}
+UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
+WITH hit.m AS m, max(hit.cosine) AS cosine, max(hit.bm25) AS bm25, min(hit.hops) AS hops,
+     max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, topBm25, topNeighbour
+WHERE any(source IN sources WHERE source IN $sources)
+WITH m, sources,
+     CASE WHEN cosine IS NOT NULL THEN cosine
+          WHEN $embedding IS NULL THEN null
+          ELSE vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 END AS cosine,
+     CASE WHEN bm25 IS NULL OR topBm25 IS NULL OR topBm25 <= 0 THEN 0.0 ELSE bm25 / topBm25 END AS keyword,
+     CASE WHEN hops IS NULL OR hops > $maxHops THEN 0.0 ELSE 1.0 - (hops - 1) / toFloat($maxHops) END AS entityRelation,
+     CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
+     duration.inSeconds(m.createdAt, $now).seconds / 86400.0 AS ageDays
+WITH m, sources, cosine, keyword, entityRelation, neighbour,
+     // With neighbours on, relation is the mean of its two parts (a hub entity must not drown the timeline).
+     CASE WHEN $seedK > 0 THEN (entityRelation + neighbour) / 2.0 ELSE entityRelation END AS relation,
+     CASE WHEN cosine IS NULL THEN null WHEN cosine < 0 THEN 0.0 ELSE cosine END AS vector,
+     CASE WHEN ageDays IS NULL THEN 0.0 WHEN ageDays <= 0 THEN 1.0 ELSE 0.5 ^ (ageDays / $halfLifeDays) END AS recency
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
+     $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
+       + $weights.recency * recency + $weights.relation * relation AS score
+WHERE score > $floor
+ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
+LIMIT $limit
+RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
+       cosine, vector, keyword, recency, relation, entityRelation, neighbour, score, sources
+"""
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    """Everything the recall statement needs; see the module docstring for what each part does."""
+
+    user_id: str
+    project_id: str | None
+    session_id: str | None
+    tiers: Sequence[str]
+    embedding: Sequence[float] | None
+    keyword_query: str
+    now: datetime
+    weights: Mapping[str, float]
+    sources: Sequence[str]
+    tier_k: Mapping[str, int]
+    min_cosine: Mapping[str, float]
+    vector_k: int
+    keyword_k: int
+    anchor_k: int
+    graph_k: int
+    seed_k: int
+    preceding_share: float
+    max_hops: int
+    half_life_days: float
+    floor: float
+    tier_first: bool
+    limit: int
+    exact_scan_limit: int = 5000
+    overfetch: float = 3.0
+    max_fetch: int = 5000
+
+    def parameters(self) -> dict[str, Any]:
+        return {
+            "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
+            "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
+            "keywordQuery": self.keyword_query, "now": self.now, "weights": dict(self.weights),
+            "sources": list(self.sources), "tierK": dict(self.tier_k), "minCosine": dict(self.min_cosine),
+            "vectorK": self.vector_k, "keywordK": self.keyword_k, "anchorK": self.anchor_k,
+            "graphK": self.graph_k, "seedK": self.seed_k, "precedingShare": float(self.preceding_share),
+            "maxHops": self.max_hops, "halfLifeDays": float(self.half_life_days), "floor": float(self.floor),
+            "tierFirst": self.tier_first, "tierRank": {"SESSION": 0, "PROJECT": 1, "LONG_TERM": 2},
+            "limit": self.limit, "exactScanLimit": self.exact_scan_limit, "overfetch": float(self.overfetch),
+            "maxFetch": self.max_fetch,
+        }
+
+
+@lru_cache(maxsize=MAX_HOPS_LIMIT)
+def recall_statement(max_hops: int) -> str:
+    """The recall statement with its traversal bounded by ``max_hops`` (1..6)."""
+    if not isinstance(max_hops, int) or isinstance(max_hops, bool) or not 1 <= max_hops <= MAX_HOPS_LIMIT:
+        raise ValueError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {max_hops!r}")
+    return (
+        RECALL_TEMPLATE.replace("__IN_SCOPE__", IN_SCOPE.strip())
+        .replace("__RELATIONS__", "|".join(RELATION_TYPES))
+        .replace("__MAX_HOPS__", str(max_hops))
+    )
+
+
+def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:
+    """The ranked candidate rows, best first, each with its score components."""
+    return [record.data() for record in tx.run(recall_statement(query.max_hops), query.parameters())]
+
+
+def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
+    """Run the statement under PROFILE: total db hits, rows, and the operators that cost most."""
+    with driver.session(database=database, default_access_mode="READ") as session:
+        result = session.run("PROFILE " + recall_statement(query.max_hops), query.parameters())
+        rows = len(list(result))
+        summary = result.consume()
+    operators: list[dict[str, Any]] = []
+
+    def walk(plan: Mapping[str, Any]) -> None:
+        operators.append({
+            "operator": plan.get("operatorType"), "dbHits": plan.get("dbHits", 0), "rows": plan.get("rows", 0),
+            "details": (plan.get("args") or {}).get("Details", ""),
+        })
+        for child in plan.get("children", []):
+            walk(child)
+
+    walk(summary.profile or {})
+    return {
+        "rows": rows,
+        "dbHits": sum(op["dbHits"] for op in operators),
+        "operators": sorted(operators, key=lambda op: op["dbHits"], reverse=True),
+    }

@@ -1,0 +1,69 @@
+"""User text made safe for Lucene: keyword tokenising and escaping.
+
+Recall never hands the user's text to Lucene's query parser. The text is cut
+into keywords (runs of letters and digits, lower-cased, stop words dropped),
+each keyword is escaped, and the keywords are OR-ed. Whatever the user typed —
+``title:x``, ``*``, ``a AND b``, quotes, brackets — reaches the index as plain
+terms, so it can neither break the query nor widen it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Characters the classic query parser treats as syntax (``&&`` and ``||`` are
+# covered by escaping every ``&`` and ``|``).
+SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
+
+# Lucene's English stop set (what the ``english`` analyzer drops) plus question and
+# function words: "what did she say about X" is a question about X.
+STOP_WORDS = frozenset(
+    """
+    a an and are as at be but by for if in into is it no not of on or such that the their then there
+    these they this to was will with
+    about above after again against all also am any because been before being below between both
+    can could did do does doing done down during each else ever few from further get got had has
+    have having he her here hers herself him himself his how i i'd i'll i'm i've its itself just
+    let me might more most must my myself nor now off once only other ought our ours ourselves out
+    over own same shall she should so some than them themselves those through too
+    under until up upon us very we were what when where which while who whom whose why would
+    you your yours yourself yourselves
+    """.split()
+)
+
+MAX_KEYWORDS = 32
+MAX_KEYWORD_LENGTH = 64
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def escape(text: str) -> str:
+    """``text`` with every Lucene query-syntax character backslash-escaped."""
+    return "".join("\\" + ch if ch in SPECIAL else ch for ch in text)
+
+
+def keywords(text: str) -> list[str]:
+    """The query's keywords, in order, each once: lower-cased words that are not stop words.
+
+    Single letters are dropped (the ``s`` of "Caroline's"), single digits kept. At most
+    ``MAX_KEYWORDS`` keywords of at most ``MAX_KEYWORD_LENGTH`` characters each, so a
+    pasted essay cannot make a query of thousands of clauses.
+    """
+    found: dict[str, None] = {}
+    for match in _WORD.finditer(text.casefold()):
+        word = match.group(0)[:MAX_KEYWORD_LENGTH]
+        if word in STOP_WORDS or (len(word) == 1 and not word.isdigit()):
+            continue
+        found.setdefault(word)
+        if len(found) >= MAX_KEYWORDS:
+            break
+    return list(found)
+
+
+def keyword_query(words: Iterable[str]) -> str:
+    """A Lucene query matching any of ``words`` as plain terms; '' when there are none.
+
+    Keywords are lower-case, so the parser's upper-case operators (AND, OR, NOT, TO)
+    cannot appear; escaping covers every other piece of syntax.
+    """
+    return " ".join(escape(word.casefold()) for word in words if word)

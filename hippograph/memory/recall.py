@@ -1,0 +1,288 @@
+"""Recall: the caller's best memories for a query, shown and budgeted by a profile.
+
+``recall`` embeds the query (when the profile uses vectors), runs the one recall
+statement of ``hippograph.graph.recall`` in a read transaction, optionally
+re-ranks with a cross-encoder, then walks the ranking and keeps what the profile
+shows — full entry or compressed summary — while the priority's item and token
+budget allows. What it returns is recorded as accessed by a background writer,
+off the recall's path.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any, Protocol
+
+from hippograph.graph import recall as recall_cypher
+from hippograph.memory import lucene
+from hippograph.memory.access import AccessRecorder, recorder_for
+from hippograph.memory.profiles import (
+    Budget,
+    Priority,
+    RecallProfile,
+    Selection,
+    get_priority,
+    get_profile,
+)
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.memory.tokens import TokenCounter
+from hippograph.services import Services
+
+ELLIPSIS = "…"
+
+
+class CrossEncoderClient(Protocol):
+    """Scores how well each passage answers the query (higher is better)."""
+
+    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One score per passage, in the passages' order."""
+        ...
+
+
+class Mode(str, Enum):
+    FULL = "FULL"
+    SUMMARY = "SUMMARY"
+
+
+@dataclass(frozen=True)
+class Components:
+    """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing."""
+
+    vector: float | None
+    keyword: float
+    recency: float
+    relation: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One row of the ranking, before selection and budgets."""
+
+    id: str
+    tier: Tier
+    score: float
+    components: Components
+    content: str
+    summary: str | None
+    cosine: float | None
+    sources: tuple[str, ...]
+    # The two parts of relation: distance to the query's entities, neighbour of a strong match.
+    entity_relation: float = 0.0
+    neighbour: float = 0.0
+
+
+@dataclass(frozen=True)
+class RecalledItem:
+    id: str
+    content: str
+    tier: Tier
+    mode: Mode
+    score: float
+    components: Components
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Totals:
+    items: int
+    tokens: int
+    budget: Budget
+
+
+@dataclass(frozen=True)
+class Timings:
+    embed_ms: float
+    query_ms: float
+    total_ms: float
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    items: list[RecalledItem]
+    totals: Totals
+    profile: str
+    # The profile's ranking above its floor, before budgets (benchmarks score this list).
+    ranked: list[Candidate] = field(default_factory=list)
+    timings: Timings | None = None
+
+
+def recall(
+    services: Services,
+    query: str,
+    scope: Scope,
+    priority: str | Priority = Priority.MEDIUM,
+    profile: str | RecallProfile | None = None,
+    tiers: Sequence[Tier | str] | None = None,
+    now: datetime | None = None,
+    *,
+    cross_encoder: CrossEncoderClient | None = None,
+    access: AccessRecorder | None = None,
+    record_access: bool = True,
+) -> RecallResult:
+    """The memories of ``scope`` that best answer ``query``, within the priority's budget.
+
+    ``tiers`` narrows the tiers searched (default all three); ``now`` is the moment
+    recency is measured from (default the current time). ``access`` is the recorder
+    that books the returned memories as accessed (default one per ``services``).
+    """
+    started = time.perf_counter()
+    chosen = get_profile(profile)
+    budget = chosen.budgets[get_priority(priority)]
+    now = now or datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    searched = _tiers(tiers)
+    if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
+        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
+
+    embedding = services.embedder.embed_one(query).tolist() if chosen.uses_embedding else None
+    embedded = time.perf_counter()
+    request = build_query(chosen, scope, query, embedding, now, searched)
+    with services.driver.session(database=services.database, default_access_mode="READ") as session:
+        rows = session.execute_read(recall_cypher.recall_candidates, request)
+    queried = time.perf_counter()
+
+    ranked = [_candidate(row) for row in rows]
+    if chosen.rerank and cross_encoder is not None and ranked:
+        ranked = _rerank(cross_encoder, query, ranked)
+    items = select(ranked, chosen, budget, services.tokens)
+    if items and record_access:
+        (access or recorder_for(services)).record([item.id for item in items], now)
+    return RecallResult(
+        items=items,
+        totals=Totals(len(items), sum(item.tokens for item in items), budget),
+        profile=chosen.name,
+        ranked=ranked,
+        timings=Timings(_ms(started, embedded), _ms(embedded, queried), _ms(started)),
+    )
+
+
+def build_query(
+    profile: RecallProfile,
+    scope: Scope,
+    query: str,
+    embedding: Sequence[float] | None,
+    now: datetime,
+    tiers: Sequence[Tier],
+) -> recall_cypher.RecallQuery:
+    """The recall statement's parameters for a profile, scope and query."""
+    if profile.tier_search is not None:
+        tier_k = {tier.value: search.k for tier, search in profile.tier_search.items()}
+        min_cosine = {tier.value: search.min_cosine for tier, search in profile.tier_search.items()}
+    else:
+        tier_k = {tier.value: profile.vector_k for tier in Tier}
+        min_cosine = {tier.value: -2.0 for tier in Tier}
+    return recall_cypher.RecallQuery(
+        user_id=scope.user_id,
+        project_id=scope.project_id,
+        session_id=scope.session_id,
+        tiers=[tier.value for tier in tiers],
+        embedding=embedding,
+        keyword_query=lucene.keyword_query(lucene.keywords(query)),
+        now=now,
+        weights=profile.weights.as_params(),
+        sources=sorted(source.value for source in profile.sources),
+        tier_k=tier_k,
+        min_cosine=min_cosine,
+        vector_k=profile.vector_k,
+        keyword_k=profile.keyword_k,
+        anchor_k=profile.anchor_k,
+        graph_k=profile.graph_k,
+        seed_k=profile.seed_k,
+        preceding_share=profile.preceding_share,
+        max_hops=profile.max_hops,
+        half_life_days=profile.half_life_days,
+        floor=profile.floor,
+        tier_first=profile.tier_first,
+        limit=profile.candidates,
+        exact_scan_limit=profile.exact_scan_limit,
+        overfetch=profile.overfetch,
+        max_fetch=profile.max_fetch,
+    )
+
+
+def select(
+    ranked: Sequence[Candidate], profile: RecallProfile, budget: Budget, tokens: TokenCounter
+) -> list[RecalledItem]:
+    """Walk the ranking and keep what the profile shows, never past the budget's items or tokens.
+
+    An entry due in full that no longer fits is shown as its summary if that fits;
+    one that fits in neither form is passed over for the next.
+    """
+    items: list[RecalledItem] = []
+    used = 0
+    for candidate in ranked:
+        if len(items) >= budget.items:
+            break
+        for mode in _modes(candidate, profile):
+            text = candidate.content if mode is Mode.FULL else summary_text(candidate, profile, tokens)
+            cost = tokens.count(text)
+            if used + cost <= budget.tokens:
+                items.append(RecalledItem(
+                    candidate.id, text, candidate.tier, mode, candidate.score, candidate.components, cost,
+                ))
+                used += cost
+                break
+    return items
+
+
+def summary_text(candidate: Candidate, profile: RecallProfile, tokens: TokenCounter) -> str:
+    """The compressed form: the stored summary, else the content cut to ``summary_tokens`` tokens."""
+    if candidate.summary:
+        return candidate.summary
+    if tokens.count(candidate.content) <= profile.summary_tokens:
+        return candidate.content
+    cut = tokens.truncate(candidate.content, max(profile.summary_tokens - tokens.count(ELLIPSIS), 1)).rstrip()
+    return cut + ELLIPSIS
+
+
+def _modes(candidate: Candidate, profile: RecallProfile) -> tuple[Mode, ...]:
+    if profile.selection is Selection.TIER_TOP_K:
+        return (Mode.FULL,)
+    if candidate.score > profile.full_above:
+        return (Mode.FULL, Mode.SUMMARY)
+    if candidate.score > profile.summary_above:
+        return (Mode.SUMMARY,)
+    return ()
+
+
+def _rerank(cross_encoder: CrossEncoderClient, query: str, ranked: list[Candidate]) -> list[Candidate]:
+    scores = cross_encoder.rank(query, [c.content for c in ranked])
+    if len(scores) != len(ranked):
+        raise ValueError(f"the cross-encoder scored {len(scores)} passages for {len(ranked)} given")
+    order = sorted(range(len(ranked)), key=lambda i: scores[i], reverse=True)
+    return [ranked[i] for i in order]
+
+
+def _candidate(row: dict[str, Any]) -> Candidate:
+    return Candidate(
+        id=row["id"],
+        tier=Tier(row["tier"]),
+        score=float(row["score"]),
+        components=Components(
+            vector=None if row["vector"] is None else float(row["vector"]),
+            keyword=float(row["keyword"]),
+            recency=float(row["recency"]),
+            relation=float(row["relation"]),
+        ),
+        content=row["content"] or "",
+        summary=row["summary"],
+        cosine=None if row["cosine"] is None else float(row["cosine"]),
+        sources=tuple(sorted(set(row["sources"]))),
+        entity_relation=float(row["entityRelation"]),
+        neighbour=float(row["neighbour"]),
+    )
+
+
+def _tiers(tiers: Sequence[Tier | str] | None) -> list[Tier]:
+    if tiers is None:
+        return list(Tier)
+    return [Tier(t) if not isinstance(t, Tier) else t for t in tiers]
+
+
+def _ms(start: float, end: float | None = None) -> float:
+    return ((end if end is not None else time.perf_counter()) - start) * 1000.0

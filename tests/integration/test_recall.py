@@ -1,0 +1,353 @@
+"""Recall against the real Neo4j and the real model: profiles, scope, Lucene safety, relation depth.
+
+Expectations are computed by hand from the fixtures: recency is exact (ages are
+whole half-lives), keyword is 1 for the best BM25 match (equal-length texts
+tie), and for hanzo the memories' vectors are built to have chosen cosines with
+the query's embedding.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from hippograph.graph.memories import create_memories
+from hippograph.memory.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall import Mode, recall
+from hippograph.memory.tiers import Scope, Tier
+from hippograph.services import Services
+
+pytestmark = pytest.mark.neo4j
+
+NOW = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
+GENEROUS = {p: Budget(50, 100_000) for p in Priority}
+
+
+def write(
+    services: Services,
+    specs: Sequence[dict],
+    vectors: dict[str, np.ndarray] | None = None,
+) -> dict[str, str]:
+    """Create memories from specs (key, content, tier, user, project, session, age, …); key → id."""
+    texts = [spec["content"] for spec in specs]
+    embedded = services.embedder.embed(texts)
+    rows, ids = [], {}
+    for spec, vector in zip(specs, embedded):
+        ids[spec["key"]] = memory_id = str(uuid.uuid4())
+        if vectors and spec["key"] in vectors:
+            vector = vectors[spec["key"]]
+        tier = spec.get("tier", "PROJECT")
+        rows.append({
+            "id": memory_id, "content": spec["content"], "summary": spec.get("summary"), "tier": tier,
+            "kind": "note", "labels": ["Memory"], "userId": spec.get("user", "u1"),
+            "projectId": spec.get("project", "p1" if tier != "LONG_TERM" else None),
+            "sessionId": spec.get("session", "s1" if tier == "SESSION" else None),
+            "createdAt": (NOW - timedelta(days=spec.get("age", 0))).isoformat(), "relevance": 1.0,
+            "tokens": services.tokens.count(spec["content"]), "summaryTokens": None, "attributes": None,
+            "contentHash": memory_id, "embedding": [float(x) for x in vector],
+        })
+    with services.driver.session(database=services.database) as session:
+        session.execute_write(create_memories, rows)
+    return ids
+
+
+def run(services: Services, query: str, **params) -> None:
+    services.driver.execute_query(query, params, database_=services.database)
+
+
+def with_cosine(query: np.ndarray, cosine: float, seed: int) -> np.ndarray:
+    """A unit vector whose cosine with the unit vector ``query`` is exactly ``cosine``."""
+    noise = np.random.default_rng(seed).standard_normal(query.shape[0])
+    orthogonal = noise - noise.dot(query) * query
+    orthogonal /= np.linalg.norm(orthogonal)
+    return (cosine * query + np.sqrt(1 - cosine**2) * orthogonal).astype(np.float32)
+
+
+def mention(services: Services, memory_id: str, entity: str, user: str = "u1") -> None:
+    run(services, """
+        MATCH (m:Memory {id: $memoryId})
+        MERGE (e:Entity {userId: $user, scopeKey: '~user', type: 'Technology', normName: toLower($name)})
+          ON CREATE SET e.id = randomUUID(), e.name = $name
+        MERGE (m)-[:MENTIONS]->(e)
+        """, memoryId=memory_id, name=entity, user=user)
+
+
+# --- izanagi ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def izanagi_store(clean_db: Services) -> dict[str, str]:
+    ids = write(clean_db, [
+        {"key": "session", "content": "kafka consumer lag alert fired", "tier": "SESSION", "age": 0},
+        {"key": "project", "content": "kafka consumer lag alert tuned", "tier": "PROJECT", "age": 30},
+        {"key": "longterm", "content": "kafka consumer lag alert muted", "tier": "LONG_TERM", "age": 60},
+        {"key": "related", "content": "the event bus cluster was resized", "tier": "PROJECT", "age": 0},
+        {"key": "unrelated", "content": "lunch was pizza again", "tier": "SESSION", "age": 0},
+        {"key": "stranger", "content": "kafka consumer lag alert fired", "tier": "SESSION", "age": 0, "user": "u2"},
+    ])
+    mention(clean_db, ids["related"], "Kafka")
+    return ids
+
+
+def test_izanagi_scores_modes_and_tier_order_by_hand(izanagi_store: dict[str, str], clean_db: Services) -> None:
+    ids = izanagi_store
+    wide = PROFILES["izanagi"].with_(budgets=GENEROUS)
+    result = recall(clean_db, "kafka", Scope("u1"), "critical", wide, now=NOW, record_access=False)
+    got = [(i.id, i.mode, round(i.score, 4)) for i in result.items]
+    # session:  0.4·1 + 0.3·1      = 0.70 full      project: 0.4·1 + 0.3·0.5  = 0.55 full
+    # related:  0.3·1 + 0.3·1      = 0.60 full      longterm: 0.4·1 + 0.3·0.25 = 0.475 summary
+    # unrelated: 0.3·1 = 0.30, not above 0.3: skipped. Tiers in order: session, project, long term.
+    assert got == [
+        (ids["session"], Mode.FULL, 0.7),
+        (ids["related"], Mode.FULL, 0.6),
+        (ids["project"], Mode.FULL, 0.55),
+        (ids["longterm"], Mode.SUMMARY, 0.475),
+    ]
+    related = result.items[1].components
+    assert (related.vector, related.keyword, related.relation, related.recency) == (None, 0.0, 1.0, 1.0)
+    assert result.items[2].components.recency == pytest.approx(0.5)
+
+
+def test_izanagi_budget_by_priority(izanagi_store: dict[str, str], clean_db: Services) -> None:
+    ids = izanagi_store
+    critical = recall(clean_db, "kafka", Scope("u1"), "critical", "izanagi", now=NOW, record_access=False)
+    assert [i.id for i in critical.items] == [ids["session"], ids["related"], ids["project"]]
+    high = recall(clean_db, "kafka", Scope("u1"), "high", "izanagi", now=NOW, record_access=False)
+    assert [i.id for i in high.items] == [ids["session"], ids["related"]]
+    medium = recall(clean_db, "kafka", Scope("u1"), "medium", "izanagi", now=NOW, record_access=False)
+    assert [i.id for i in medium.items] == [ids["session"]]
+    low = recall(clean_db, "kafka", Scope("u1"), "low", "izanagi", now=NOW, record_access=False)
+    assert low.items == [] and low.totals.tokens == 0
+    for result, budget in ((critical, Budget(3, 300)), (high, Budget(2, 200)), (medium, Budget(1, 100))):
+        assert result.totals.budget == budget
+        assert result.totals.items == len(result.items) <= budget.items
+        assert result.totals.tokens == sum(i.tokens for i in result.items) <= budget.tokens
+
+
+# --- hanzo --------------------------------------------------------------------------------------------
+
+
+def test_hanzo_per_tier_top_k_and_thresholds(clean_db: Services) -> None:
+    query = "how do we roll back a failed deployment"
+    q = clean_db.embedder.embed_one(query)
+    cosines = {f"s{i:02d}": 0.40 + 0.01 * i for i in range(22)}  # session 0.40 … 0.61
+    cosines |= {"s_low": 0.29, "p_in": 0.555, "p_out": 0.49, "l_in": 0.65, "l_out": 0.59}
+    tiers = {k: "SESSION" if k.startswith("s") else "PROJECT" if k.startswith("p") else "LONG_TERM" for k in cosines}
+    specs = [{"key": k, "content": f"memory {k}", "tier": tiers[k]} for k in cosines]
+    ids = write(clean_db, specs, {k: with_cosine(q, c, i) for i, (k, c) in enumerate(cosines.items())})
+    wide = PROFILES["hanzo"].with_(budgets=GENEROUS)
+    result = recall(clean_db, query, Scope("u1", "p1", "s1"), "critical", wide, now=NOW, record_access=False)
+
+    # Session: top 20 above 0.3 (0.61 … 0.42); project: above 0.5; long term: above 0.6. Ranked by cosine.
+    expected = sorted(
+        [k for k in cosines if k.startswith("s") and k != "s_low" and cosines[k] >= 0.415] + ["p_in", "l_in"],
+        key=lambda k: -cosines[k],
+    )
+    assert [c.id for c in result.ranked] == [ids[k] for k in expected]
+    for candidate, key in zip(result.ranked, expected):
+        assert candidate.components.vector == pytest.approx(cosines[key], abs=1e-4)
+    assert all(item.mode is Mode.FULL for item in result.items)
+
+    critical = recall(clean_db, query, Scope("u1", "p1", "s1"), "critical", "hanzo", now=NOW, record_access=False)
+    assert [i.id for i in critical.items] == [ids[k] for k in expected[:3]]
+
+
+class ReverseEncoder:
+    """A stand-in cross-encoder that prefers the last passage: proves the re-rank is applied."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
+        self.calls += 1
+        return [float(i) for i in range(len(passages))]
+
+
+def test_hanzo_reranks_with_a_cross_encoder_when_given(clean_db: Services) -> None:
+    query = "which queue do we use"
+    q = clean_db.embedder.embed_one(query)
+    ids = write(clean_db, [{"key": k, "content": f"memory {k}", "tier": "SESSION"} for k in ("a", "b", "c")],
+                {"a": with_cosine(q, 0.9, 1), "b": with_cosine(q, 0.8, 2), "c": with_cosine(q, 0.7, 3)})
+    encoder = ReverseEncoder()
+    result = recall(clean_db, query, Scope("u1", "p1", "s1"), "critical", "hanzo", now=NOW,
+                    cross_encoder=encoder, record_access=False)
+    assert encoder.calls == 1
+    assert [i.id for i in result.items] == [ids["c"], ids["b"], ids["a"]]
+
+
+# --- hybrid -------------------------------------------------------------------------------------------
+
+
+def test_hybrid_rows_carry_all_four_components_and_their_weighted_sum(izanagi_store: dict[str, str], clean_db: Services) -> None:
+    hybrid = PROFILES["hybrid"]
+    result = recall(clean_db, "kafka consumer lag", Scope("u1"), "critical", hybrid.with_(summary_above=-1.0, full_above=-1.0),
+                    now=NOW, record_access=False)
+    assert izanagi_store["session"] in {c.id for c in result.ranked[:3]}
+    w = hybrid.weights
+    for c in result.ranked:
+        parts = c.components
+        assert all(0.0 <= v <= 1.0 for v in (parts.vector, parts.keyword, parts.recency, parts.relation))
+        expected = w.vector * parts.vector + w.keyword * parts.keyword + w.recency * parts.recency + w.relation * parts.relation
+        assert c.score == pytest.approx(expected, abs=1e-9)
+    scores = [c.score for c in result.ranked]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_nothing_under_the_floor_is_returned(izanagi_store: dict[str, str], clean_db: Services) -> None:
+    for profile in ("izanagi", "hybrid"):
+        result = recall(clean_db, "kafka", Scope("u1"), "critical", profile, now=NOW, record_access=False)
+        floor = PROFILES[profile].summary_above
+        assert all(c.score > floor for c in result.ranked)
+        assert all(i.score > floor for i in result.items)
+
+
+# --- Lucene and Cypher in the query ------------------------------------------------------------------
+
+HOSTILE = [
+    '+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /',
+    "' OR 1=1 //",
+    "MATCH (n) DETACH DELETE n",
+    "alpha OR *:*",
+    "content:* OR userId:u2",
+    "alpha\" OR \"",
+    "*",
+    "\\",
+    "}) RETURN 1 //",
+]
+
+KEYWORD_ONLY = RecallProfile(
+    name="keywords", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+    full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets=GENEROUS,
+)
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_query_syntax_neither_errors_nor_widens_the_search(clean_db: Services, query: str) -> None:
+    ids = write(clean_db, [
+        {"key": "alpha", "content": "alpha release notes"},
+        {"key": "other", "content": "completely different text"},
+        {"key": "match", "content": "the match was cancelled, rain"},
+        {"key": "stranger", "content": "alpha release notes", "user": "u2"},
+    ])
+    stored = clean_db.driver.execute_query("MATCH (m:Memory) RETURN count(m) AS n", database_=clean_db.database).records[0]["n"]
+    for profile in (KEYWORD_ONLY, "izanagi", "hybrid", "hanzo"):
+        result = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False)
+        assert ids["stranger"] not in {c.id for c in result.ranked}
+    keyword_hits = {c.id for c in recall(clean_db, query, Scope("u1"), "critical", KEYWORD_ONLY, now=NOW, record_access=False).ranked}
+    # Only memories holding one of the query's literal words can be keyword hits.
+    allowed = set()
+    lowered = query.lower()
+    if "alpha" in lowered:
+        allowed.add(ids["alpha"])
+    if "match" in lowered:
+        allowed.add(ids["match"])
+    assert keyword_hits <= allowed
+    after = clean_db.driver.execute_query("MATCH (m:Memory) RETURN count(m) AS n", database_=clean_db.database).records[0]["n"]
+    assert after == stored
+
+
+# --- scope --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scoped_store(clean_db: Services) -> dict[str, str]:
+    text = "the deploy pipeline uses blue green releases"
+    return write(clean_db, [
+        {"key": "lt", "content": text, "tier": "LONG_TERM"},
+        {"key": "p1", "content": text, "tier": "PROJECT", "project": "p1"},
+        {"key": "p2", "content": text, "tier": "PROJECT", "project": "p2"},
+        {"key": "s1", "content": text, "tier": "SESSION", "project": "p1", "session": "s1"},
+        {"key": "s1b", "content": text, "tier": "SESSION", "project": "p1", "session": "s1b"},
+        {"key": "s2", "content": text, "tier": "SESSION", "project": "p2", "session": "s2"},
+        {"key": "archived", "content": text, "tier": "PROJECT", "project": "p1"},
+        {"key": "closed", "content": text, "tier": "PROJECT", "project": "p1"},
+        {"key": "u2", "content": text, "tier": "LONG_TERM", "user": "u2"},
+        {"key": "u2p", "content": text, "tier": "PROJECT", "user": "u2", "project": "p1"},
+    ])
+
+
+def everything(services: Services, scope: Scope, query: str = "deploy pipeline releases", **kwargs) -> set[str]:
+    found = set()
+    for profile in ("hybrid", "izanagi", "hanzo"):
+        wide = PROFILES[profile].with_(budgets=GENEROUS)
+        found |= {c.id for c in recall(services, query, scope, "critical", wide, now=NOW, record_access=False, **kwargs).ranked}
+    return found
+
+
+def test_scope_decides_what_recall_sees(scoped_store: dict[str, str], clean_db: Services) -> None:
+    ids = scoped_store
+    run(clean_db, "MATCH (m:Memory {id: $id}) SET m.archived = true", id=ids["archived"])
+    run(clean_db, "MATCH (m:Memory {id: $id}) SET m.validUntil = datetime()", id=ids["closed"])
+    named = {v: k for k, v in ids.items()}
+
+    def keys(found: set[str]) -> set[str]:
+        return {named[i] for i in found}
+
+    assert keys(everything(clean_db, Scope("u1"))) == {"lt", "p1", "p2", "s1", "s1b", "s2"}
+    assert keys(everything(clean_db, Scope("u1", "p1"))) == {"lt", "p1", "s1", "s1b"}
+    assert keys(everything(clean_db, Scope("u1", "p1", "s1"))) == {"lt", "p1", "s1"}
+    assert keys(everything(clean_db, Scope("u1", None, "s1"))) == {"lt", "s1"}
+    assert keys(everything(clean_db, Scope("u1", "p1"), tiers=[Tier.PROJECT])) == {"p1"}
+    assert keys(everything(clean_db, Scope("u2"))) == {"u2", "u2p"}
+
+
+@pytest.mark.parametrize("query", ["deploy pipeline releases", "u1", "the deploy pipeline uses blue green releases", *HOSTILE])
+def test_another_users_memories_never_come_back(scoped_store: dict[str, str], clean_db: Services, query: str) -> None:
+    found = everything(clean_db, Scope("u1"), query)
+    assert not found & {scoped_store["u2"], scoped_store["u2p"]}
+
+
+# --- relation depth ------------------------------------------------------------------------------------
+
+
+def test_relation_depth_respects_the_configured_bound(clean_db: Services) -> None:
+    ids = write(clean_db, [{"key": "far", "content": "the nightly batch finished late"}])
+    run(clean_db, """
+        MATCH (m:Memory {id: $id})
+        CREATE (m)-[:MENTIONS]->(a:Entity {id: randomUUID(), userId: 'u1', name: 'Nightly Batch', normName: 'nightly batch', type: 'Pattern', scopeKey: '~user'})
+        CREATE (a)-[:RELATED_TO {userId: 'u1'}]->(b:Entity {id: randomUUID(), userId: 'u1', name: 'Scheduler', normName: 'scheduler', type: 'Technology', scopeKey: '~user'})
+        CREATE (b)-[:CAUSED {userId: 'u1'}]->(c:Entity {id: randomUUID(), userId: 'u1', name: 'Zanzibar', normName: 'zanzibar', type: 'Error', scopeKey: '~user'})
+        """, id=ids["far"])
+
+    def relation(max_hops: int) -> float:
+        profile = PROFILES["izanagi"].with_(max_hops=max_hops, summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
+        ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
+        return next((c.components.relation for c in ranked if c.id == ids["far"]), 0.0)
+
+    # memory -MENTIONS-> Nightly Batch -RELATED_TO-> Scheduler -CAUSED-> Zanzibar: three hops.
+    assert relation(1) == 0.0
+    assert relation(2) == 0.0
+    assert relation(3) == pytest.approx(1 / 3)
+    assert relation(4) == pytest.approx(1 - 2 / 4)
+
+
+def test_relation_depth_ignores_other_users_entities(clean_db: Services) -> None:
+    ids = write(clean_db, [{"key": "mine", "content": "we tuned the garbage collector"}])
+    mention(clean_db, ids["mine"], "Zanzibar", user="u2")  # a foreign entity cannot anchor u1's recall
+    profile = PROFILES["izanagi"].with_(summary_above=-1.0, full_above=-1.0)
+    ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
+    assert all(c.components.relation == 0.0 for c in ranked)
+
+
+def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None:
+    question = "Ana: which database did you pick for the ledger service?"
+    answer = "Bo: we went with the one that has serializable transactions"
+    ids = write(clean_db, [
+        {"key": "before", "content": "Bo: morning, coffee first", "tier": "SESSION", "age": 0.003},
+        {"key": "question", "content": question, "tier": "SESSION", "age": 0.002},
+        {"key": "answer", "content": answer, "tier": "SESSION", "age": 0.001},
+        {"key": "elsewhere", "content": "Bo: we went with the blue theme", "tier": "SESSION", "session": "s9", "age": 0.001},
+    ])
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
+    ranked = recall(clean_db, "which database for the ledger service", Scope("u1"), "critical", profile, now=NOW,
+                    record_access=False).ranked
+    by_id = {c.id: c for c in ranked}
+    assert by_id[ids["question"]].sources and "keyword" in by_id[ids["question"]].sources
+    # The answer follows the strongest match: full neighbour share; the turn before it: preceding share.
+    assert by_id[ids["answer"]].neighbour == pytest.approx(1.0)
+    assert by_id[ids["before"]].neighbour == pytest.approx(profile.preceding_share)
+    assert ids["elsewhere"] not in by_id or by_id[ids["elsewhere"]].neighbour == 0.0

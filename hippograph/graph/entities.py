@@ -36,6 +36,13 @@ MATCH (e:Entity {id: entityId, userId: $userId})
 MERGE (m)-[:MENTIONS]->(e)
 """
 
+MENTION_MANY = """
+UNWIND $pairs AS pair
+MATCH (m:Memory {id: pair.memoryId, userId: $userId})
+MATCH (e:Entity {id: pair.entityId, userId: $userId})
+MERGE (m)-[:MENTIONS]->(e)
+"""
+
 RECORDS = """
 MATCH (m:Memory {id: $memoryId, userId: $userId}), (e:Entity {id: $entityId, userId: $userId})
 MERGE (m)-[:RECORDS]->(e)
@@ -113,6 +120,12 @@ def upsert_entities(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[st
 def mention(tx: ManagedTransaction, user_id: str, memory_id: str, entity_ids: Sequence[str]) -> None:
     if entity_ids:
         tx.run(MENTION, userId=user_id, memoryId=memory_id, entityIds=list(entity_ids)).consume()
+
+
+def mention_many(tx: ManagedTransaction, user_id: str, pairs: Sequence[tuple[str, str]]) -> None:
+    """(memory id, entity id) pairs, in one statement."""
+    if pairs:
+        tx.run(MENTION_MANY, userId=user_id, pairs=[{"memoryId": m, "entityId": e} for m, e in pairs]).consume()
 
 
 def records(tx: ManagedTransaction, user_id: str, memory_id: str, entity_id: str) -> None:

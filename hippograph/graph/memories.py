@@ -62,6 +62,13 @@ RETURN m.id AS id
 LIMIT 1
 """
 
+FIND_BY_HASHES = """
+UNWIND $contentHashes AS contentHash
+MATCH (m:Memory {userId: $userId, contentHash: contentHash})
+WHERE m.archived = false
+RETURN contentHash, min(m.id) AS id
+"""
+
 # How full a tier is, for one scope: every memory still stored counts; an
 # archived one is kept for history and counts no longer.
 TIER_USAGE = """
@@ -154,6 +161,11 @@ def get_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> li
 def find_by_hash(tx: ManagedTransaction, user_id: str, content_hash: str) -> str | None:
     record = tx.run(FIND_BY_HASH, userId=user_id, contentHash=content_hash).single()
     return record["id"] if record else None
+
+
+def find_by_hashes(tx: ManagedTransaction, user_id: str, content_hashes: Sequence[str]) -> dict[str, str]:
+    """Stored memory ids by content hash, for the hashes that are stored."""
+    return {r["contentHash"]: r["id"] for r in tx.run(FIND_BY_HASHES, userId=user_id, contentHashes=list(content_hashes))}
 
 
 def tier_usage(

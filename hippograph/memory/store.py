@@ -14,6 +14,7 @@ import hashlib
 import json
 import re
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -152,50 +153,64 @@ def bulk_import(
 
     The same rules hold (secrets, raw turns, scope, capacity): a batch that would pass a
     tier's trigger is refused whole rather than compressed, so an import never silently
-    rewrites what it imports. Returns the ids in input order.
+    rewrites what it imports. The next batch is embedded while the current one is
+    written. Returns the ids in input order.
     """
+    batches = [list(items[start:start + BULK_BATCH]) for start in range(0, len(items), BULK_BATCH)]
     ids: list[str] = []
-    for start in range(0, len(items), BULK_BATCH):
-        batch = list(items[start:start + BULK_BATCH])
-        prepared = _prepare(services, scope, batch, now)
-        batch_ids: list[str] = []
-
-        def write(tx: ManagedTransaction) -> None:
-            memory_cypher.lock_user(tx, scope.user_id)
-            batch_ids.clear()
-            # Re-importing stores nothing twice: a text already stored (or earlier in the batch) keeps its memory.
-            fresh: list[tuple[MemoryInput, _Prepared]] = []
-            seen: dict[str, str] = {}
-            for item, p in zip(batch, prepared):
-                known = seen.get(p.row["contentHash"]) or memory_cypher.find_by_hash(tx, scope.user_id, p.row["contentHash"])
-                if known is None:
-                    seen[p.row["contentHash"]] = p.row["id"]
-                    fresh.append((item, p))
-                batch_ids.append(known or p.row["id"])
-            incoming: dict[Tier, int] = {}
-            for item, p in fresh:
-                incoming[item.tier] = incoming.get(item.tier, 0) + p.row["tokens"]
-            for tier, tokens in incoming.items():
-                tier_scope = scope.for_tier(tier)
-                used, _ = memory_cypher.tier_usage(tx, scope.user_id, tier.value, tier_scope.project_id, tier_scope.session_id)
-                cap = capacity(services.settings, tier)
-                if compression.needs_compression(tier, used, tokens, cap):
-                    raise CapacityExceeded(
-                        f"importing {tokens} tokens into the {tier.value} tier ({used} of {cap} used) would pass its "
-                        f"{tier.trigger:.0%} trigger; raise the tier's capacity or import less"
-                    )
-            memory_cypher.create_memories(tx, [p.row for _, p in fresh])
-            for _, p in fresh:
-                _attach(tx, scope.user_id, p)
-            services.audit.record_in(
-                tx, scope.user_id, "import", [p.row["id"] for _, p in fresh],
-                f"{len(fresh)} memories, {len(batch) - len(fresh)} already stored",
-            )
-
-        with services.driver.session(database=services.database) as session:
-            session.execute_write(write)
-        ids.extend(batch_ids)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-embed") as ahead:
+        upcoming = ahead.submit(_prepare, services, scope, batches[0], now) if batches else None
+        for index, batch in enumerate(batches):
+            assert upcoming is not None
+            prepared = upcoming.result()
+            if index + 1 < len(batches):
+                upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now)
+            with services.driver.session(database=services.database) as session:
+                ids.extend(session.execute_write(_write_batch, services, scope, batch, prepared))
     return ids
+
+
+def _write_batch(
+    tx: ManagedTransaction, services: Services, scope: Scope, batch: list[MemoryInput], prepared: list[_Prepared]
+) -> list[str]:
+    memory_cypher.lock_user(tx, scope.user_id)
+    # Re-importing stores nothing twice: a text already stored (or earlier in the batch) keeps its memory.
+    known = memory_cypher.find_by_hashes(tx, scope.user_id, [p.row["contentHash"] for p in prepared])
+    fresh: list[tuple[MemoryInput, _Prepared]] = []
+    batch_ids: list[str] = []
+    for item, p in zip(batch, prepared):
+        existing = known.get(p.row["contentHash"])
+        if existing is None:
+            known[p.row["contentHash"]] = p.row["id"]
+            fresh.append((item, p))
+        batch_ids.append(existing or p.row["id"])
+    incoming: dict[Tier, int] = {}
+    for item, p in fresh:
+        incoming[item.tier] = incoming.get(item.tier, 0) + p.row["tokens"]
+    for tier, tokens in incoming.items():
+        tier_scope = scope.for_tier(tier)
+        used, _ = memory_cypher.tier_usage(tx, scope.user_id, tier.value, tier_scope.project_id, tier_scope.session_id)
+        cap = capacity(services.settings, tier)
+        if compression.needs_compression(tier, used, tokens, cap):
+            raise CapacityExceeded(
+                f"importing {tokens} tokens into the {tier.value} tier ({used} of {cap} used) would pass its "
+                f"{tier.trigger:.0%} trigger; raise the tier's capacity or import less"
+            )
+    memory_cypher.create_memories(tx, [p.row for _, p in fresh])
+    entity_ids = entity_cypher.upsert_entities(tx, scope.user_id, [row for _, p in fresh for row in p.entities])
+    entity_cypher.mention_many(tx, scope.user_id, sorted({
+        (p.row["id"], entity_ids[row["key"]]) for _, p in fresh for row in p.entities if row["key"] != p.records_key
+    }))
+    for _, p in fresh:
+        if p.records_key is not None:
+            entity_cypher.records(tx, scope.user_id, p.row["id"], entity_ids[p.records_key])
+        if p.derived_from:
+            memory_cypher.derive(tx, scope.user_id, p.row["id"], p.derived_from)
+    services.audit.record_in(
+        tx, scope.user_id, "import", [p.row["id"] for _, p in fresh],
+        f"{len(fresh)} memories, {len(batch) - len(fresh)} already stored",
+    )
+    return batch_ids
 
 
 def content_hash(tier: Tier, scope: Scope, content: str) -> str:

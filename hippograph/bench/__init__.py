@@ -105,6 +105,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
         written = [out.with_suffix(".md")]
         written[0].write_text(writes.report(result))
+        written.append(report.gather(out.parent))
+    elif args.bench == "locomo" and args.lifecycle:
+        from hippograph.bench import lifecycle
+
+        raw = out.parent / "locomo.json"
+        written = [out.with_suffix(".md")]
+        written[0].write_text(lifecycle.page(result, json.loads(raw.read_text()) if raw.exists() else None))
+        written.append(report.gather(out.parent))
     else:
         written = report.write(out, args.bench, result)
     print(f"wrote {out} and {', '.join(str(p) for p in written)}")

@@ -114,3 +114,28 @@ def evaluate(
         "played_seconds": round(played_seconds, 1),
     }
     return result
+
+
+def page(result: dict[str, Any], raw: dict[str, Any] | None) -> str:
+    """The lifecycle run beside the raw-turn run (``locomo.json`` in the same folder, when present)."""
+    life = result["lifecycle"]
+    lines = [
+        "# lifecycle",
+        "",
+        "## Recall after the session lifecycle",
+        "",
+        f"Each LoCoMo conversation played through `append_turn` (transcript budget {life['transcript_budget']} tokens: "
+        "past 75 % the oldest third is summarised and its facts kept), session ends and consolidation; a returned fact "
+        "counts for the turns it derives from. "
+        f"Stored at the end: {life['stored_tokens']} tokens in {life['memories']} memories, "
+        f"{life['stored_share']:.1%} of the {life['raw_turn_tokens']} tokens of the raw turns.",
+        "",
+        "| method | run | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for method, scores in result["results"].items():
+        runs = [("lifecycle", scores)] + ([("raw turns", raw["results"][method])] if raw and method in raw.get("results", {}) else [])
+        for run, values in runs:
+            lines.append(f"| {method} | {run} | " + " | ".join(f"{values[m]:.3f}" for m in
+                                                           ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")) + " |")
+    return "\n".join(lines) + "\n"

@@ -19,6 +19,8 @@ CITATION = (
     "Data licensed CC BY-NC 4.0, used here for evaluation only."
 )
 SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency.json"))
+# Pages that write their own markdown (hippograph.bench.writes, .api, .lifecycle): included as they are.
+PAGES = ("lifecycle.md", "writes.md", "api.md")
 
 
 def write(out: Path, kind: str, result: dict[str, Any]) -> list[Path]:
@@ -46,6 +48,10 @@ def gather(folder: Path) -> Path:
         if path.exists():
             plot = path.with_suffix(".png")
             parts.append(section(kind, json.loads(path.read_text()), plot.name if plot.exists() else None))
+    for name in PAGES:
+        page = folder / name
+        if page.exists():
+            parts.append("\n".join(page.read_text().splitlines()[1:]).replace("\n# ", "\n## "))
     parts.append(f"\n## Data\n\n{CITATION}\n")
     report = folder / "REPORT.md"
     report.write_text("\n".join(parts))

@@ -103,7 +103,9 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 def report(result: dict[str, Any]) -> str:
     single, bulk = result["remember"], result["bulk"]
     return "\n".join([
-        "# Write path benchmark",
+        "# writes",
+        "",
+        "## The write path",
         "",
         f"Measured {result['when']} with `{result['model']}` on this machine (`hippograph bench writes`).",
         "",

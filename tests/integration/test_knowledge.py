@@ -168,3 +168,23 @@ def test_ending_a_session_promotes_what_qualifies_and_evicts_the_rest(clean_db: 
         end_session(clean_db, "alice", "s1")
     with pytest.raises(NotFound):
         end_session(clean_db, "bob", "s1")
+
+
+def test_every_operation_appears_in_the_audit_log(clean_db: Services) -> None:
+    scope = Scope("alice", "proj-a", "s9")
+    start_session(clean_db, scope)
+    note = remember(clean_db, scope, MemoryInput("checking the audit trail", Tier.SESSION))
+    a = knowledge.record_decision(clean_db, ALICE, "Adopt trunk-based development")
+    b = knowledge.record_decision(clean_db, ALICE, "Ship behind feature flags")
+    knowledge.link(clean_db, "alice", a.entity_id, b.entity_id, EdgeType.LED_TO)
+    knowledge.unlink(clean_db, "alice", a.entity_id, b.entity_id, EdgeType.LED_TO)
+    forget_memory(clean_db, "alice", b.memory.id)
+    end_session(clean_db, "alice", "s9")
+    clean_db.audit.flush()
+    events, _ = clean_db.audit.query(user_id="alice", first=100)
+    seen = {(e.operation, i) for e in events for i in e.ids}
+    for operation, ident in [("start_session", "s9"), ("remember", note.id), ("remember", a.memory.id),
+                             ("link", a.entity_id), ("unlink", b.entity_id), ("forget", b.memory.id),
+                             ("end_session", "s9")]:
+        assert (operation, ident) in seen, operation
+    assert all(e.user_id == "alice" for e in events)

@@ -15,7 +15,6 @@ change, so consolidation is safe while writes and recalls run.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +25,7 @@ import numpy as np
 from hippograph.graph import consolidation as consolidation_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.memory.errors import MemoryRuleError
+from hippograph.memory.sessions import promote as promote_memory
 from hippograph.memory.store import MemoryInput, remember
 from hippograph.memory.tiers import Scope, Tier
 from hippograph.services import Services
@@ -109,16 +109,8 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
     with services.driver.session(database=services.database) as session:
         rows = session.execute_read(consolidation_cypher.session_memories_to_promote, user_id, PROMOTE_AFTER_ACCESSES)
     for row in rows:
-        project = row["projectId"]
-        scope, tier = (Scope(user_id, project), Tier.PROJECT) if project else (Scope(user_id), Tier.LONG_TERM)
-        attributes = json.loads(row["attributes"]) if row["attributes"] else {}
         try:
-            stored = remember(services, scope, MemoryInput(
-                content=row["content"], tier=tier, kind=row["kind"] if row["kind"] not in (None, "turn") else "fact",
-                relevance=float(row["relevance"] if row["relevance"] is not None else 1.0),
-                attributes={**attributes, "promotedFrom": row["id"], "session": row["sessionId"],
-                            "accessCount": row["accessCount"]},
-            ))
+            stored = promote_memory(services, user_id, row["sessionId"], row["projectId"], row)
         except MemoryRuleError as refused:
             report.skipped.append(f"promote {row['id']}: {refused}")
             continue
@@ -126,7 +118,7 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
         def move(tx, row=row, stored=stored) -> None:
             memory_cypher.carry_accesses(tx, user_id, row["id"], stored.id)
             memory_cypher.delete_memories(tx, user_id, [row["id"]])
-            services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + tier.value)
+            services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
 
         with services.driver.session(database=services.database) as session:
             session.execute_write(move)

@@ -18,7 +18,7 @@ from typing import Any
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.store import MemoryInput, remember
+from hippograph.memory.store import MemoryInput, Remembered, remember
 from hippograph.memory.tiers import Scope, Tier
 from hippograph.memory.transcript import extract_remaining_facts
 from hippograph.services import Services
@@ -58,6 +58,25 @@ def qualifies(kind: str | None, access_count: int | None) -> bool:
     return (kind or "note") in PROMOTED_KINDS or (access_count or 0) > PROMOTE_AFTER_ACCESSES
 
 
+def promote(
+    services: Services, user_id: str, session_id: str | None, project_id: str | None, memory: dict[str, Any]
+) -> Remembered:
+    """A copy of a session memory in project memory (long-term without a project; preferences always),
+    through the write path, with its provenance: ``promotedFrom``, ``session``, ``accessCount``."""
+    kind = memory["kind"] if memory["kind"] in PROMOTED_KINDS else "fact"
+    if kind == "preference" or not project_id:
+        scope, tier = Scope(user_id), Tier.LONG_TERM
+    else:
+        scope, tier = Scope(user_id, project_id), Tier.PROJECT
+    attributes = json.loads(memory["attributes"]) if memory["attributes"] else {}
+    return remember(services, scope, MemoryInput(
+        content=memory["content"], tier=tier, kind=kind,
+        relevance=float(memory["relevance"] if memory["relevance"] is not None else 1.0),
+        attributes={**attributes, "promotedFrom": memory["id"], "session": session_id,
+                    "accessCount": memory["accessCount"] or 0},
+    ))
+
+
 def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:
     at = (now or datetime.now(timezone.utc)).isoformat()
     with services.driver.session(database=services.database) as db:
@@ -70,24 +89,10 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
     project_id = session.get("projectId")
     # The turns no summary has covered yet still hold facts: they go to project memory before the turns go.
     facts = extract_remaining_facts(services, Scope(user_id, project_id, session_id))
-    target = Scope(user_id, project_id) if project_id else Scope(user_id)
-    tier = Tier.PROJECT if project_id else Tier.LONG_TERM
     result = SessionEnded(session_id, facts=facts)
     for memory in memories:
-        if not qualifies(memory["kind"], memory["accessCount"]):
-            continue
-        kind = memory["kind"] if memory["kind"] in PROMOTED_KINDS else "fact"
-        if kind == "preference":
-            tier_for, scope_for = Tier.LONG_TERM, Scope(user_id)
-        else:
-            tier_for, scope_for = tier, target
-        attributes = json.loads(memory["attributes"]) if memory["attributes"] else {}
-        stored = remember(services, scope_for, MemoryInput(
-            content=memory["content"], tier=tier_for, kind=kind, relevance=float(memory["relevance"] or 1.0),
-            attributes={**attributes, "promotedFrom": memory["id"], "session": session_id,
-                        "accessCount": memory["accessCount"] or 0},
-        ))
-        result.promoted[memory["id"]] = stored.id
+        if qualifies(memory["kind"], memory["accessCount"]):
+            result.promoted[memory["id"]] = promote(services, user_id, session_id, project_id, memory).id
 
     def evict(tx) -> None:
         removed, _ = memory_cypher.delete_memories(tx, user_id, [m["id"] for m in memories])

@@ -33,7 +33,7 @@ def test_the_seed_examples_validate(kind: str, name: str) -> None:
 
 
 def test_the_fixtures_are_the_seed_examples_verbatim() -> None:
-    seed = Path("/work/shared/seeds/izanagi-memory-manager.md")
+    seed = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "izanagi-memory-manager.md"
     if not seed.exists():
         pytest.skip("the seed document is not on this machine")
     blocks = seed.read_text().split("```json\n")[1:4]

@@ -24,12 +24,12 @@ from hippograph.bench import metrics
 from hippograph.bench.locomo import (
     Asked,
     Conversation,
-    _forget_user,
     bench_services,
     methods,
     summarise,
 )
 from hippograph.memory.consolidation import consolidate
+from hippograph.memory.forget import forget_user
 from hippograph.memory.profiles import Priority, RecallProfile
 from hippograph.memory.recall import recall
 from hippograph.memory.sessions import end_session, start_session
@@ -50,7 +50,7 @@ RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.token
 def play(services: Services, conversation: Conversation) -> dict[str, list[str]]:
     """Run the conversation through the lifecycle; memory id → the dia_ids it derives from."""
     user = conversation.user_id
-    _forget_user(services, user)
+    forget_user(services, user)
     for session_id, turns in conversation.sessions.items():
         scope = Scope(user, PROJECT, session_id)
         start_session(services, scope, now=turns[0].at)

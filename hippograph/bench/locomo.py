@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.bench import metrics
-from hippograph.graph import forget as forget_cypher
+from hippograph.memory.forget import forget_user
 from hippograph.memory.profiles import PROFILES, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall import RecallResult, recall
 from hippograph.memory.store import MemoryInput, bulk_import
@@ -137,7 +137,7 @@ def _text(turn: Mapping[str, Any]) -> str:
 
 def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
     """Store the conversation as its user's memories (replacing any earlier copy); memory id → dia_id."""
-    _forget_user(services, conversation.user_id)
+    forget_user(services, conversation.user_id)
     dia_ids: dict[str, str] = {}
     for session_id, turns in conversation.sessions.items():
         scope = Scope(conversation.user_id, None, session_id)
@@ -156,13 +156,6 @@ def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
 def store_memories(services: Services, scope: Scope, items: Sequence[MemoryInput]) -> list[str]:
     """The ingest's one write: the service's own bulk import (batched embedding, mentions, audit)."""
     return bulk_import(services, scope, items)
-
-
-def _forget_user(services: Services, user_id: str) -> None:
-    with services.driver.session(database=services.database) as session:
-        while session.execute_write(forget_cypher.delete_user_batch, user_id, 5000):
-            pass
-        session.execute_write(forget_cypher.delete_user_node, user_id)
 
 
 def bench_services(services: Services) -> Services:

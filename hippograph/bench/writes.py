@@ -13,7 +13,6 @@ Everything is written as a throwaway user that is deleted afterwards.
 from __future__ import annotations
 
 import dataclasses
-import json
 import statistics
 import time
 import uuid
@@ -22,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from hippograph.bench import locomo, metrics
 from hippograph.memory.forget import forget_user
 from hippograph.memory.store import MemoryInput, bulk_import, remember
 from hippograph.memory.tiers import Scope, Tier
@@ -31,24 +31,13 @@ LARGE = 100_000_000
 
 
 def locomo_texts(paths: Sequence[Path], limit: int) -> list[str]:
-    """Distinct turn texts of LoCoMo files, in file order."""
-    seen: dict[str, None] = {}
-    for path in paths:
-        for sample in json.loads(Path(path).read_text()):
-            conversation = sample["conversation"]
-            for key in sorted((k for k in conversation if k.startswith("session_") and not k.endswith("date_time")),
-                              key=lambda k: int(k.split("_")[1])):
-                for turn in conversation[key]:
-                    seen.setdefault(f"{turn['speaker']}: {turn['text']}", None)
-    texts = list(seen)
+    """Distinct turn texts of LoCoMo files, as the recall benchmark stores them, in file order."""
+    texts = list(dict.fromkeys(
+        turn.content for conversation in locomo.load(paths) for turns in conversation.sessions.values() for turn in turns
+    ))
     if len(texts) < limit:
         raise ValueError(f"the data holds {len(texts)} distinct turns, fewer than the {limit} asked for")
     return texts[:limit]
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
 def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int = 3000) -> dict[str, Any]:
@@ -87,8 +76,8 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
         "remember": {
             "samples": len(latencies),
             "p50_ms": round(statistics.median(latencies), 2),
-            "p95_ms": round(percentile(latencies, 95), 2),
-            "p99_ms": round(percentile(latencies, 99), 2),
+            "p95_ms": round(metrics.percentile(latencies, 95), 2),
+            "p99_ms": round(metrics.percentile(latencies, 99), 2),
             "mean_ms": round(statistics.fmean(latencies), 2),
         },
         "bulk": {

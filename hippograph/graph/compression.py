@@ -7,11 +7,13 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.memories import IN_TIER_SCOPE
+
 # One scope of one tier, as the compression policy needs it.
-TIER_SNAPSHOT = """
-MATCH (m:Memory {userId: $userId, tier: $tier})
+TIER_SNAPSHOT = f"""
+MATCH (m:Memory {{userId: $userId, tier: $tier}})
 WHERE m.archived = false
-  AND CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END
+  AND {IN_TIER_SCOPE}
 RETURN m.id AS id, m.kind AS kind, coalesce(m.summaryTokens, m.tokens) AS tokens, m.createdAt AS createdAt,
        m.validUntil IS NULL AS active, coalesce(m.compressed, false) AS summarised, m.content AS content,
        m.relevance AS relevance, m.attributes AS attributes

@@ -69,12 +69,15 @@ WHERE m.archived = false
 RETURN contentHash, min(m.id) AS id
 """
 
+# The memories of one scope of one tier: long term is per user, project per project, session per session.
+IN_TIER_SCOPE = "CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END"
+
 # How full a tier is, for one scope: every memory still stored counts; an
 # archived one is kept for history and counts no longer.
-TIER_USAGE = """
-MATCH (m:Memory {userId: $userId, tier: $tier})
+TIER_USAGE = f"""
+MATCH (m:Memory {{userId: $userId, tier: $tier}})
 WHERE m.archived = false
-  AND CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END
+  AND {IN_TIER_SCOPE}
 RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used, count(m) AS items
 """
 

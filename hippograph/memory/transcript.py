@@ -144,9 +144,9 @@ def compact(
     extractor: FactExtractor | None = None,
 ) -> list[Round]:
     """Algorithm 1: summarise the oldest third while the transcript is over 75 % of its budget."""
-    remote = OpenAICompatibleClient.from_settings(services.settings)
-    summarizer = summarizer or remote or ExtractiveSummarizer(services.tokens)
-    extractor = extractor or remote or ExtractiveFactExtractor()
+    configured = _configured(services)
+    summarizer = summarizer or configured[0]
+    extractor = extractor or configured[1]
     budget = services.settings.transcript_budget
     rounds: list[Round] = []
     for _ in range(MAX_ROUNDS):
@@ -174,13 +174,7 @@ def _summarise_round(
     covered_tokens = sum(e.tokens for e in oldest)
     budget = max(16, math.floor(covered_tokens * SUMMARY_SHARE))
     spoken = [t for t in turns if t.speaker != "summary"]
-    try:
-        text, facts = summarizer.summarize(turns, budget), extractor.extract(spoken)
-    except LLMError as failed:
-        # An unreachable endpoint must not stop the conversation: the offline extractive pair stands in.
-        log.warning("summarising with the configured endpoint failed (%s); used the extractive summarizer", failed)
-        text = ExtractiveSummarizer(services.tokens).summarize(turns, budget)
-        facts = ExtractiveFactExtractor().extract(spoken)
+    text, facts = _summarize(services, summarizer, turns, budget), _extract(extractor, spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
     summary = services.tokens.truncate(secrets.enforce(text, "redact").text, budget)
     stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref})
@@ -205,17 +199,34 @@ def extract_remaining_facts(
     services: Services, scope: Scope, extractor: FactExtractor | None = None
 ) -> list[str]:
     """At the end of a session: the facts of the turns no summary has covered yet, into project memory."""
-    extractor = extractor or OpenAICompatibleClient.from_settings(services.settings) or ExtractiveFactExtractor()
     live = [e for e in read_transcript(services, scope) if not e.is_summary]
     if not live:
         return []
-    turns = [TurnText(e.id, e.role, e.content, e.at) for e in live]
+    facts = _extract(extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live])
+    return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref})
+
+
+def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:
+    """The endpoint's client when one is configured, else the offline extractive pair."""
+    remote = OpenAICompatibleClient.from_settings(services.settings)
+    return (remote, remote) if remote else (ExtractiveSummarizer(services.tokens), ExtractiveFactExtractor())
+
+
+# An unreachable endpoint must not stop the conversation: the offline extractive pair stands in.
+def _summarize(services: Services, summarizer: Summarizer, turns: Sequence[TurnText], budget: int) -> str:
     try:
-        facts = extractor.extract(turns)
+        return summarizer.summarize(turns, budget)
+    except LLMError as failed:
+        log.warning("summarising with the configured endpoint failed (%s); used the extractive summarizer", failed)
+        return ExtractiveSummarizer(services.tokens).summarize(turns, budget)
+
+
+def _extract(extractor: FactExtractor, turns: Sequence[TurnText]) -> list[Any]:
+    try:
+        return extractor.extract(turns)
     except LLMError as failed:
         log.warning("fact extraction with the configured endpoint failed (%s); used the extractive one", failed)
-        facts = ExtractiveFactExtractor().extract(turns)
-    return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref})
+        return ExtractiveFactExtractor().extract(turns)
 
 
 def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str]) -> list[str]:

@@ -131,6 +131,16 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.memory.reembed import reembed
+    from hippograph.services import open_services
+
+    with open_services(settings) as services:
+        count = reembed(services, progress=lambda n: print(f"{n} memories re-embedded", file=sys.stderr, flush=True))
+    print(f"{count} memories re-embedded with {settings.embedding_model}")
+    return 0
+
+
 def _index_dimension(services) -> int | None:
     from hippograph.graph import server
 
@@ -179,6 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     consolidation = sub.add_parser("consolidate", help="deduplicate, promote, generalise and decay memories; prints a report")
     consolidation.add_argument("--user", metavar="ID", help="only this user (default: every user)")
     consolidation.set_defaults(run=cmd_consolidate)
+
+    reembedding = sub.add_parser("reembed", help="make every memory's vector again with the configured model")
+    reembedding.set_defaults(run=cmd_reembed)
 
     from hippograph.bench import add_parser as add_bench_parser
 

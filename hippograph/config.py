@@ -50,6 +50,7 @@ class Settings:
     llm_model: str = _env_field("HIPPOGRAPH_LLM_MODEL", "gpt-4o-mini", "model name sent to that endpoint")
     llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
     consolidate_every: int = _env_field("HIPPOGRAPH_CONSOLIDATE_EVERY", 0, "seconds between consolidation runs inside `hippograph serve` (0: off; run `hippograph consolidate` instead)")
+    auth_cache_ms: int = _env_field("HIPPOGRAPH_AUTH_CACHE_MS", 1000, "how long `hippograph serve` trusts a key it has checked, in ms (0: check every request); a key revoked by another process stops working within it")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod
@@ -74,6 +75,8 @@ class Settings:
                 raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
         if self.embedding_threads < 0:
             raise ConfigError(f"HIPPOGRAPH_EMBEDDING_THREADS must be 0 (torch's default) or more, got {self.embedding_threads}")
+        if self.auth_cache_ms < 0:
+            raise ConfigError(f"HIPPOGRAPH_AUTH_CACHE_MS must be 0 (off) or a number of milliseconds, got {self.auth_cache_ms}")
         if self.consolidate_every < 0:
             raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
         if self.secret_policy not in ("redact", "reject"):

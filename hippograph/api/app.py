@@ -17,6 +17,7 @@ from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.api.periodic import consolidate_periodically
 from hippograph.config import Settings
 from hippograph.schema.events import EventBus
+from hippograph.memory.keys import CallerCache
 from hippograph.services import Services, open_services
 
 
@@ -27,6 +28,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.events = EventBus()
         app.state.metrics = Metrics()
+        app.state.callers = CallerCache(settings.auth_cache_ms / 1000.0) if settings.auth_cache_ms > 0 else None
         if services is not None:
             app.state.services = services
             yield

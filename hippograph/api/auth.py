@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory.keys import Caller, authenticate
+from hippograph.memory.keys import Caller, CallerCache, authenticate
 from hippograph.schema.errors import UNAVAILABLE_ERRORS
 from hippograph.services import Services
 
@@ -37,12 +37,15 @@ def key_from_params(params: Mapping[str, Any] | None) -> str | None:
     return rest.strip() if rest and scheme.lower() == "bearer" else value
 
 
-async def identify(services: Services, presented: str | None) -> tuple[Caller | None, BaseException | None]:
+async def identify(
+    services: Services, presented: str | None, cache: CallerCache | None = None,
+) -> tuple[Caller | None, BaseException | None]:
     """(caller, None) for a good key, (None, None) for a missing or bad one, (None, error) when
-    the key could not be checked because Neo4j is unavailable."""
+    the key could not be checked because Neo4j is unavailable. ``cache`` spares a lookup for a
+    key checked moments ago (``HIPPOGRAPH_AUTH_CACHE_MS``)."""
     if not presented:
         return None, None
     try:
-        return await run_in_threadpool(authenticate, services.driver, services.database, presented), None
+        return await run_in_threadpool(authenticate, services.driver, services.database, presented, cache), None
     except UNAVAILABLE_ERRORS as exc:
         return None, exc

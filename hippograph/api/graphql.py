@@ -31,7 +31,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         state = request.app.state
         context = Context(services=state.services, events=state.events, metrics=state.metrics, request=request)
         if isinstance(request, Request):
-            context.caller, context.auth_failure = await identify(state.services, key_from_headers(request.headers))
+            context.caller, context.auth_failure = await identify(
+                state.services, key_from_headers(request.headers), getattr(state, "callers", None),
+            )
         return context
 
     async def on_ws_connect(self, context: Context) -> dict[str, object] | None:

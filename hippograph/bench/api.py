@@ -378,7 +378,7 @@ def _ensure_store(services: Services, memories: int, turns: Sequence[str], progr
             progress(f"store of {total} memories already present: reused")
         return {"reused": True, "memories": total}
     started = time.perf_counter()
-    vectors = dict(zip(turns, services.embedder.embed(turns)))
+    vectors = dict(zip(turns, services.embedder.embed_documents(turns)))
     embed_s = time.perf_counter() - started
     mentions = {text: extract_mentions(text) for text in turns}
     progress(f"{len(turns)} distinct texts embedded in {embed_s:.1f}s; building the store")

@@ -79,7 +79,7 @@ def run(
     questions = [q.text for c in conversations for q in c.questions]
     random.Random(3).shuffle(questions)
     started = time.perf_counter()
-    vectors = dict(zip(texts, services.embedder.embed(texts)))
+    vectors = dict(zip(texts, services.embedder.embed_documents(texts)))
     embed_seconds = time.perf_counter() - started
     mentions = {text: extract_mentions(text) for text in texts}
     progress(f"{len(texts)} distinct texts embedded in {embed_seconds:.1f}s")

@@ -4,7 +4,8 @@ Three numbers from one run, same model, same machine, same texts (LoCoMo turns):
 
 * ``remember`` latency p50/p95/p99 — the whole write path of one memory:
   scrub, embed, count, capacity check, store with mentions, audit line;
-* raw embedding throughput — ``Embedder.embed`` over the texts in batches, nothing else;
+* raw embedding throughput — ``Embedder.embed_documents`` (the memory vectors the write path
+  makes: the mean of each text's passages) over the texts in batches, nothing else;
 * bulk import throughput — ``bulk_import`` of the same texts, and its ratio to the raw figure.
 
 Everything is written as a throwaway user that is deleted afterwards.
@@ -55,9 +56,9 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
             latencies.append((time.perf_counter() - started) * 1000)
 
         bulk_texts = texts[singles:]
-        services.embedder.embed(bulk_texts[:64])
+        services.embedder.embed_documents(bulk_texts[:64])
         started = time.perf_counter()
-        services.embedder.embed(bulk_texts)
+        services.embedder.embed_documents(bulk_texts)
         embed_seconds = time.perf_counter() - started
 
         items = [MemoryInput(text, Tier.PROJECT) for text in bulk_texts]

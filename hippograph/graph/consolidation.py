@@ -27,6 +27,7 @@ RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sess
 """
 
 # One survives; it takes over provenance, mentions, records, derived memories and accesses.
+# Its attributes are computed by the caller (the union of both provenances) inside the same transaction.
 MERGE_DUPLICATE = """
 MATCH (keep:Memory {id: $keepId, userId: $userId}), (drop:Memory {id: $dropId, userId: $userId})
 WHERE keep.archived = false AND drop.archived = false
@@ -54,9 +55,17 @@ SET keep.accessCount = coalesce(keep.accessCount, 0) + coalesce(drop.accessCount
     keep.relevance = CASE WHEN drop.relevance > keep.relevance THEN drop.relevance ELSE keep.relevance END,
     keep.lastAccessedAt = CASE WHEN keep.lastAccessedAt IS NULL OR drop.lastAccessedAt > keep.lastAccessedAt
                                THEN drop.lastAccessedAt ELSE keep.lastAccessedAt END,
-    keep.mergedFrom = coalesce(keep.mergedFrom, []) + drop.id
+    keep.mergedFrom = coalesce(keep.mergedFrom, []) + drop.id,
+    keep.attributes = $attributes
 DETACH DELETE drop
 RETURN keep.id AS kept
+"""
+
+ATTRIBUTES = """
+UNWIND $ids AS id
+MATCH (m:Memory {id: id, userId: $userId})
+WHERE m.archived = false
+RETURN m.id AS id, m.attributes AS attributes
 """
 
 SESSION_MEMORIES_TO_PROMOTE = """
@@ -103,8 +112,13 @@ def live_embeddings(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]
     return [dict(r) for r in tx.run(LIVE_EMBEDDINGS, userId=user_id)]
 
 
-def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str) -> bool:
-    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id).single() is not None
+def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, str | None]:
+    """The stored attributes (JSON text) of the live memories among ``ids``."""
+    return {r["id"]: r["attributes"] for r in tx.run(ATTRIBUTES, userId=user_id, ids=list(ids))}
+
+
+def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None) -> bool:
+    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes).single() is not None
 
 
 def session_memories_to_promote(tx: ManagedTransaction, user_id: str, accesses: int) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ CREATE (m:Memory {
   userId: row.userId, projectId: row.projectId, sessionId: row.sessionId,
   createdAt: datetime(row.createdAt), validFrom: datetime(row.createdAt),
   relevance: row.relevance, accessCount: 0, tokens: row.tokens, summaryTokens: row.summaryTokens,
-  archived: false, attributes: row.attributes, contentHash: row.contentHash
+  archived: false, attributes: row.attributes, contentHash: row.contentHash, speaker: row.speaker
 })
 SET m:$(row.labels)
 CREATE (user)-[:REMEMBERS]->(m)
@@ -145,6 +145,29 @@ def carry_accesses(tx: ManagedTransaction, user_id: str, source_id: str, target_
 def derive(tx: ManagedTransaction, user_id: str, memory_id: str, source_ids: Sequence[str]) -> int:
     record = tx.run(DERIVE, userId=user_id, memoryId=memory_id, sourceIds=list(source_ids)).single()
     return int(record["linked"]) if record else 0
+
+
+# Re-embedding (``hippograph reembed``): every memory, a page at a time in id order, and its new vector.
+PAGE_BY_ID = """
+MATCH (m:Memory) WHERE m.id > $after
+RETURN m.id AS id, m.userId AS userId, m.content AS content
+ORDER BY m.id
+LIMIT $limit
+"""
+
+SET_EMBEDDINGS = """
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id, userId: row.userId})
+CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+"""
+
+
+def page_by_id(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in tx.run(PAGE_BY_ID, after=after, limit=limit)]
+
+
+def set_embeddings(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None:
+    tx.run(SET_EMBEDDINGS, rows=list(rows)).consume()
 
 
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:

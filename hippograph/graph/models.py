@@ -78,7 +78,8 @@ class Memory(StructuredNode):
     embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(similarity_function="cosine"))
     createdAt = DateTimeNeo4jFormatProperty(index=True)
     tier = StringProperty(choices={t: t for t in TIERS}, index=True)
-    userId = StringProperty(required=True, index=True)
+    # Also in memory_text, so that full-text search can stay in one user's memories.
+    userId = StringProperty(required=True, index=True, fulltext_index=FulltextIndex(analyzer="english"))
     projectId = StringProperty(index=True)
     sessionId = StringProperty(index=True)
     relevance = FloatProperty(default=1.0)
@@ -93,6 +94,8 @@ class Memory(StructuredNode):
     contentHash = StringProperty(index=True)
     # JSON text: structured fields of imported documents, kept so they export unchanged.
     attributes = StringProperty()
+    # Who said it, as lower-case words (from attributes.speaker); recall matches it against the query.
+    speaker = StringProperty()
 
     mentions = RelationshipTo("Entity", "MENTIONS", cardinality=ZeroOrMore)
     derived_from = RelationshipTo("Memory", "DERIVED_FROM", cardinality=ZeroOrMore)
@@ -106,7 +109,7 @@ class Entity(StructuredNode):
     name = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="standard-no-stop-words"))
     normName = StringProperty(required=True)
     type = StringProperty(choices={t: t for t in ENTITY_TYPES}, required=True)
-    userId = StringProperty(required=True, index=True)
+    userId = StringProperty(required=True, index=True, fulltext_index=FulltextIndex(analyzer="standard-no-stop-words"))
     scopeKey = StringProperty(required=True)
     mentioned_by = RelationshipFrom("Memory", "MENTIONS", cardinality=ZeroOrMore)
     led_to = RelationshipTo("Entity", "LED_TO", model=Edge)

@@ -13,12 +13,16 @@ It runs in one read transaction and, in order:
    would be nearly empty: this is why small scopes never use it. Then per tier the
    top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index queried with the
-   caller's keywords (escaped in ``hippograph.memory.lucene``), filtered to scope
-   while the hits stream in best-first order, the first ``keywordK`` kept;
+   caller's keywords and, as a filter that moves no score, the caller's ``userId``
+   (the query is built in ``hippograph.memory.lucene``: Lucene reads only the
+   caller's nodes), filtered to scope while the hits stream in best-first order, the
+   first ``keywordK`` kept;
 4. **relation depth**, to what the query reaches: the entities the query names
    (``entity_name`` index, the caller's, still valid) are anchors, and every in-scope
    memory within ``maxHops`` of one, over mentions, knowledge-graph edges and
    provenance, gets its shortest distance (the nearest ``graphK`` become candidates);
+   with ``speakerMatch``, a memory whose ``speaker`` the query names counts as nearest
+   of all, and a distance then scores ``mentionShare`` of what it would;
    and the neighbouring memories of the strongest direct matches — the ``seedK``
    best vector and keyword hits — in their session's timeline (the memory right
    after a match, and at ``precedingShare`` of its strength the one right before),
@@ -95,7 +99,7 @@ CALL (owned) {
 CALL () {
   CALL () {
     WITH 1 AS go WHERE $keywordQuery <> '' AND $keywordK > 0
-    CALL db.index.fulltext.queryNodes('memory_text', $keywordQuery) YIELD node AS m, score
+    CALL db.index.fulltext.queryNodes('memory_text', $memoryTextQuery) YIELD node AS m, score
     WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
     RETURN m, score LIMIT $keywordK
   }
@@ -104,7 +108,7 @@ CALL () {
 CALL () {
   CALL () {
     WITH 1 AS go WHERE $keywordQuery <> '' AND $anchorK > 0
-    CALL db.index.fulltext.queryNodes('entity_name', $keywordQuery) YIELD node AS anchor
+    CALL db.index.fulltext.queryNodes('entity_name', $entityNameQuery) YIELD node AS anchor
     WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
     RETURN anchor LIMIT $anchorK
   }
@@ -125,7 +129,8 @@ CALL (vectorHits, keywordHits, topBm25) {
   UNWIND [hit IN vectorHits[..$seedK] | {m: hit.m, strength: hit.cosine}]
        + [hit IN keywordHits[..$seedK] | {m: hit.m, strength: hit.bm25 / topBm25}] AS direct
   WITH direct.m AS seed, max(direct.strength) AS strength
-  WHERE strength > 0 AND seed.tier = 'SESSION'
+  // Session turns, and facts kept from them (a fact carries its session and its turn's time).
+  WHERE strength > 0 AND seed.sessionId IS NOT NULL
   CALL (seed) {
       MATCH (m:Memory {userId: $userId, sessionId: seed.sessionId})
       WHERE m.createdAt > seed.createdAt
@@ -149,7 +154,12 @@ WITH m, sources,
           WHEN $embedding IS NULL THEN null
           ELSE vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 END AS cosine,
      CASE WHEN bm25 IS NULL OR topBm25 IS NULL OR topBm25 <= 0 THEN 0.0 ELSE bm25 / topBm25 END AS keyword,
-     CASE WHEN hops IS NULL OR hops > $maxHops THEN 0.0 ELSE 1.0 - (hops - 1) / toFloat($maxHops) END AS entityRelation,
+     // A memory said by someone the query names is as close as a memory gets to an entity;
+     // one that mentions what the query names scores its distance, times mentionShare.
+     CASE WHEN $speakerMatch AND m.speaker IS NOT NULL AND all(word IN split(m.speaker, ' ') WHERE word IN $queryWords)
+          THEN 1.0
+          WHEN hops IS NULL OR hops > $maxHops THEN 0.0
+          ELSE $mentionShare * (1.0 - (hops - 1) / toFloat($maxHops)) END AS entityRelation,
      CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
      duration.inSeconds(m.createdAt, $now).seconds / 86400.0 AS ageDays
 WITH m, sources, cosine, keyword, entityRelation, neighbour,
@@ -197,6 +207,12 @@ class RecallQuery:
     exact_scan_limit: int = 5000
     overfetch: float = 3.0
     max_fetch: int = 5000
+    # The keyword query within the caller's nodes, for memory_text and entity_name (hippograph.memory.lucene).
+    memory_text_query: str = ""
+    entity_name_query: str = ""
+    query_words: Sequence[str] = ()
+    speaker_match: bool = False
+    mention_share: float = 1.0
 
     def parameters(self) -> dict[str, Any]:
         return {
@@ -209,7 +225,9 @@ class RecallQuery:
             "maxHops": self.max_hops, "halfLifeDays": float(self.half_life_days), "floor": float(self.floor),
             "tierFirst": self.tier_first, "tierRank": {"SESSION": 0, "PROJECT": 1, "LONG_TERM": 2},
             "limit": self.limit, "exactScanLimit": self.exact_scan_limit, "overfetch": float(self.overfetch),
-            "maxFetch": self.max_fetch,
+            "maxFetch": self.max_fetch, "queryWords": list(self.query_words),
+            "memoryTextQuery": self.memory_text_query, "entityNameQuery": self.entity_name_query, "speakerMatch": self.speaker_match,
+            "mentionShare": float(self.mention_share),
         }
 
 

@@ -44,6 +44,21 @@ MERGE (summary)-[:SUMMARISES]->(turn)
 RETURN count(turn) AS covered
 """
 
+# A fact keeps where it was said: the session and (as createdAt, set when it was stored) the
+# time of its turn, so it has a place in its session's timeline beside the other facts of it.
+# A fact stored again (the same text said once more) gains the new turns' provenance.
+FACT_PROVENANCE = """
+MATCH (fact:Memory {id: $id, userId: $userId})
+SET fact.sessionId = coalesce(fact.sessionId, $sessionId),
+    fact.attributes = coalesce($attributes, fact.attributes)
+RETURN fact.attributes AS attributes
+"""
+
+FACT_ATTRIBUTES = """
+MATCH (fact:Memory {id: $id, userId: $userId})
+RETURN fact.attributes AS attributes
+"""
+
 SESSION_STATE = """
 MATCH (session:Session {userId: $userId, id: $sessionId})
 RETURN session.status AS status, session.projectId AS projectId
@@ -66,3 +81,14 @@ def replace_with_summary(tx: ManagedTransaction, row: dict[str, Any], turn_ids: 
 def session_state(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any] | None:
     record = tx.run(SESSION_STATE, userId=user_id, sessionId=session_id).single()
     return dict(record) if record else None
+
+
+def fact_attributes(tx: ManagedTransaction, user_id: str, memory_id: str) -> str | None:
+    record = tx.run(FACT_ATTRIBUTES, id=memory_id, userId=user_id).single()
+    return record["attributes"] if record else None
+
+
+def set_fact_provenance(
+    tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str | None, attributes: str | None
+) -> None:
+    tx.run(FACT_PROVENANCE, id=memory_id, userId=user_id, sessionId=session_id, attributes=attributes).consume()

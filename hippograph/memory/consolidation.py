@@ -1,7 +1,8 @@
 """Consolidation, after the Hanzo paper ("inspired by hippocampal replay"):
 
 1. **Deduplication** — memories of one user, tier and scope with cosine > 0.95 merge:
-   the older survives and takes over provenance, edges and access counts.
+   the older survives and takes over provenance (edges, and the union of the
+   lists in ``attributes``, e.g. the turns a fact derives from), edges and access counts.
 2. **Promotion** — session memories accessed more than 3 times move to project
    memory (long-term memory when their session has no project).
 3. **Generalisation** — a cluster of similar project memories spanning several
@@ -15,6 +16,7 @@ change, so consolidation is safe while writes and recalls run.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -28,6 +30,7 @@ from hippograph.memory.errors import MemoryRuleError
 from hippograph.memory.sessions import promote as promote_memory
 from hippograph.memory.store import MemoryInput, remember
 from hippograph.memory.tiers import Scope, Tier
+from hippograph.memory.transcript import merge_provenance
 from hippograph.services import Services
 
 DUPLICATE_COSINE = 0.95
@@ -71,7 +74,9 @@ def duplicate_pairs(rows: list[dict[str, Any]], threshold: float = DUPLICATE_COS
     """(keep, drop) pairs above the threshold within each tier and scope; each memory dropped at most once."""
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
-        groups[(row["tier"], row["projectId"], row["sessionId"])].append(row)
+        # Only the session tier is scoped by session: a project fact's sessionId says where it was said.
+        session = row["sessionId"] if row["tier"] == Tier.SESSION.value else None
+        groups[(row["tier"], row["projectId"], session)].append(row)
     pairs: list[tuple[str, str]] = []
     for members in groups.values():
         if len(members) < 2:
@@ -96,13 +101,23 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
         rows = session.execute_read(consolidation_cypher.live_embeddings, user_id)
         for keep, drop in duplicate_pairs(rows):
             def write(tx, keep=keep, drop=drop) -> bool:
-                merged = consolidation_cypher.merge_duplicate(tx, user_id, keep, drop)
+                attributes = consolidation_cypher.attributes(tx, user_id, [keep, drop])
+                if len(attributes) < 2:
+                    return False  # one of them went meanwhile
+                united = merge_provenance(_loads(attributes[keep]), _loads(attributes[drop]))
+                merged = consolidation_cypher.merge_duplicate(
+                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep])
                 if merged:
                     services.audit.record_in(tx, user_id, "consolidate", [keep, drop], "merged duplicate")
                 return merged
 
             if session.execute_write(write):
                 report.merged.append((keep, drop))
+
+
+def _loads(attributes: str | None) -> dict[str, Any]:
+    value = json.loads(attributes) if attributes else {}
+    return value if isinstance(value, dict) else {}
 
 
 def promote(services: Services, user_id: str, report: ConsolidationReport) -> None:

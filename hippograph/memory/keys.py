@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 import uuid
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -85,10 +89,50 @@ def revoke_key(driver: Driver, database: str, key_id: str) -> dict[str, Any]:
         record = session.execute_write(key_cypher.revoke_key, key_id)
     if record is None:
         raise NotFound(f"API key {key_id} not found")
+    for cache in list(_CACHES):
+        cache.clear()
     return record
 
 
-def authenticate(driver: Driver, database: str, presented: str | None) -> Caller | None:
+class CallerCache:
+    """Keys checked in the last ``ttl`` seconds, by hash: a burst of requests with one key costs one lookup.
+
+    Only good keys are kept (a wrong key is looked up every time). Revoking a key
+    through this process (``revoke_key``) drops the whole cache at once; a key revoked
+    by another process (the CLI) stops working within ``ttl``.
+    """
+
+    def __init__(self, ttl: float, size: int = 10_000) -> None:
+        self.ttl = ttl
+        self._size = size
+        self._entries: OrderedDict[str, tuple[float, Caller]] = OrderedDict()
+        self._lock = threading.Lock()
+        _CACHES.add(self)
+
+    def get(self, digest: str) -> Caller | None:
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is None or entry[0] < time.monotonic():
+                self._entries.pop(digest, None)
+                return None
+            return entry[1]
+
+    def put(self, digest: str, caller: Caller) -> None:
+        with self._lock:
+            self._entries[digest] = (time.monotonic() + self.ttl, caller)
+            self._entries.move_to_end(digest)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_CACHES: weakref.WeakSet[CallerCache] = weakref.WeakSet()
+
+
+def authenticate(driver: Driver, database: str, presented: str | None, cache: CallerCache | None = None) -> Caller | None:
     """The caller a presented key belongs to, or None for a missing, malformed, unknown or revoked key.
 
     One explicit transaction, without the managed retry loop: while Neo4j is down a
@@ -96,9 +140,15 @@ def authenticate(driver: Driver, database: str, presented: str | None) -> Caller
     """
     if not presented or len(presented) > MAX_PRESENTED or not presented.startswith(PREFIX):
         return None
+    digest = hash_secret(presented)
+    if cache is not None and (known := cache.get(digest)) is not None:
+        return known
     with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
         with session.begin_transaction() as tx:
-            found = key_cypher.find_active_key(tx, hash_secret(presented))
+            found = key_cypher.find_active_key(tx, digest)
     if found is None:
         return None
-    return Caller(user_id=found["userId"], role=Role(found["role"] or Role.USER.value), key_id=found["id"])
+    caller = Caller(user_id=found["userId"], role=Role(found["role"] or Role.USER.value), key_id=found["id"])
+    if cache is not None:
+        cache.put(digest, caller)
+    return caller

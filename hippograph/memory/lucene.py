@@ -10,18 +10,23 @@ terms, so it can neither break the query nor widen it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 # Characters the classic query parser treats as syntax (``&&`` and ``||`` are
 # covered by escaping every ``&`` and ``|``).
 SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
 
-# Lucene's English stop set (what the ``english`` analyzer drops) plus question and
-# function words: "what did she say about X" is a question about X.
-STOP_WORDS = frozenset(
+# What Lucene's ``english`` analyzer drops (memory_text is indexed with it).
+ENGLISH_ANALYZER_STOP_WORDS = frozenset(
     """
     a an and are as at be but by for if in into is it no not of on or such that the their then there
     these they this to was will with
+    """.split()
+)
+
+# Keywords leave out those and question and function words too: "what did she say about X" is a question about X.
+STOP_WORDS = ENGLISH_ANALYZER_STOP_WORDS | frozenset(
+    """
     about above after again against all also am any because been before being below between both
     can could did do does doing done down during each else ever few from further get got had has
     have having he her here hers herself him himself his how i i'd i'll i'm i've its itself just
@@ -33,6 +38,7 @@ STOP_WORDS = frozenset(
 )
 
 MAX_KEYWORDS = 32
+MAX_WORDS = 256
 MAX_KEYWORD_LENGTH = 64
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -56,6 +62,36 @@ def keywords(text: str) -> list[str]:
             continue
         found.setdefault(word)
         if len(found) >= MAX_KEYWORDS:
+            break
+    return list(found)
+
+
+def owned_query(user_id: str, words: Iterable[str], fields: Sequence[str]) -> str:
+    """A Lucene query for ``words`` in ``fields`` only, within the nodes of ``user_id``; '' when there are no words.
+
+    The full-text indexes hold ``userId`` too (migration V0005), so the owner is a clause of
+    the query and Lucene never reads another user's hits. Its boost is 0: it filters and
+    adds no score, so BM25 is what the keywords alone give. It is a phrase of the id's
+    analysed tokens, so it may also let through an id that contains the caller's (recall
+    still matches ``userId`` exactly), never shut out the caller's own nodes. An id that
+    the analyser would reduce to nothing gets no clause: the search is then as wide as the
+    index, which is slower and just as correct.
+    """
+    terms = keyword_query(words)
+    if not terms:
+        return ""
+    search = " OR ".join(f"{field}:({terms})" for field in fields)
+    if not any(token not in ENGLISH_ANALYZER_STOP_WORDS for token in _WORD.findall(user_id.casefold())):
+        return search
+    return f'userId:"{escape(user_id)}"^0 AND ({search})'
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, lower-cased, in order, each once, stop words kept (at most ``MAX_WORDS``): what a name is matched against."""
+    found: dict[str, None] = {}
+    for match in _WORD.finditer(text.casefold()):
+        found.setdefault(match.group(0)[:MAX_KEYWORD_LENGTH])
+        if len(found) >= MAX_WORDS:
             break
     return list(found)
 

@@ -17,8 +17,9 @@ graphiti's search-config recipes). Three ship:
 
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data
-    (``hippograph/bench/fit.py``; see ``bench/REPORT.md``), with Izanagi's
-    full / summary / skip rule and budgets.
+    (``hippograph/bench/fit.py``; see ``bench/REPORT.md``), relation counting who
+    said a memory (``speaker_match``), with Izanagi's full / summary / skip rule
+    and budgets.
 
 The components, each in [0, 1]:
 
@@ -34,7 +35,10 @@ The components, each in [0, 1]:
   graph distance ``d`` to the nearest entity the query names, over mentions,
   knowledge-graph edges and provenance, explored to at most ``max_hops``:
   ``1 - (d - 1) / max_hops`` for ``d <= max_hops``, else 0 (one hop — the memory
-  mentions the entity — scores 1); when ``seed_k > 0``, averaged with being the
+  mentions the entity — scores 1), times ``mention_share``; with ``speaker_match``,
+  a memory said by someone the query names (its ``speaker``, e.g. "Caroline" in
+  "What did Caroline research?") scores 1, the nearest a memory can be to a
+  person. When ``seed_k > 0`` that entity part is averaged with being the
   neighbour of a strong direct match in its session's timeline: the strength of
   that match relative to the strongest (the memory right after it at full share,
   the one right before at ``preceding_share``). Izanagi and hanzo use the
@@ -147,6 +151,10 @@ class RecallProfile:
     seed_k: int = 0
     preceding_share: float = 0.5
     max_hops: int = 2
+    # Relation's entity part: a memory whose speaker the query names scores 1 (speaker_match), and a
+    # graph distance to a named entity scores mention_share of 1 - (d - 1) / max_hops.
+    speaker_match: bool = False
+    mention_share: float = 1.0
     half_life_days: float = 30.0
     # A memory without a stored summary is shown compressed as its first summary_tokens tokens.
     summary_tokens: int = 40
@@ -168,6 +176,8 @@ class RecallProfile:
             raise ProfileError(f"half_life_days must be positive, got {self.half_life_days}")
         if self.selection is Selection.TIER_TOP_K and self.tier_search is None:
             raise ProfileError(f"profile {self.name!r} selects per-tier top-k but sets no tier_search")
+        if not 0.0 <= self.mention_share <= 1.0:
+            raise ProfileError(f"mention_share must be between 0 and 1, got {self.mention_share}")
         if not 0.0 <= self.preceding_share <= 1.0:
             raise ProfileError(f"preceding_share must be between 0 and 1, got {self.preceding_share}")
         for name in ("vector_k", "keyword_k", "anchor_k", "graph_k", "seed_k", "candidates", "summary_tokens", "exact_scan_limit"):
@@ -216,11 +226,17 @@ HANZO = RecallProfile(
 # simplex (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's
 # own candidate rows. In-sample, so bench/REPORT.md also shows leave-one-conversation-out.
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
+# keyword_k 300: a memory found by its vector but past the keyword branch's cut would score
+# keyword 0 however many of the query's words it holds; seed_k 5: only the strongest direct
+# matches lend relation to their neighbours. Both were chosen on the same data.
 HYBRID = RecallProfile(
     name="hybrid",
-    weights=Weights(vector=0.35, keyword=0.30, recency=0.0, relation=0.35),
+    weights=Weights(vector=0.60, keyword=0.15, recency=0.0, relation=0.25),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
-    seed_k=10,
+    keyword_k=300,
+    seed_k=5,
+    speaker_match=True,
+    mention_share=0.5,
 )
 
 PROFILES: Mapping[str, RecallProfile] = MappingProxyType({p.name: p for p in (IZANAGI, HANZO, HYBRID)})

@@ -33,6 +33,9 @@ from hippograph.memory.tokens import TokenCounter
 from hippograph.services import Services
 
 ELLIPSIS = "…"
+# The text fields of the memory_text and entity_name full-text indexes (migration V0005).
+MEMORY_TEXT_FIELDS = ("content", "summary")
+ENTITY_NAME_FIELDS = ("name",)
 
 
 class CrossEncoderClient(Protocol):
@@ -176,13 +179,16 @@ def build_query(
     else:
         tier_k = {tier.value: profile.vector_k for tier in Tier}
         min_cosine = {tier.value: -2.0 for tier in Tier}
+    keywords = lucene.keywords(query)
     return recall_cypher.RecallQuery(
         user_id=scope.user_id,
         project_id=scope.project_id,
         session_id=scope.session_id,
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
-        keyword_query=lucene.keyword_query(lucene.keywords(query)),
+        keyword_query=lucene.keyword_query(keywords),
+        memory_text_query=lucene.owned_query(scope.user_id, keywords, MEMORY_TEXT_FIELDS),
+        entity_name_query=lucene.owned_query(scope.user_id, keywords, ENTITY_NAME_FIELDS),
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
@@ -202,6 +208,9 @@ def build_query(
         exact_scan_limit=profile.exact_scan_limit,
         overfetch=profile.overfetch,
         max_fetch=profile.max_fetch,
+        query_words=lucene.words(query),
+        speaker_match=profile.speaker_match,
+        mention_share=profile.mention_share,
     )
 
 

@@ -15,7 +15,7 @@ import json
 import re
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -25,7 +25,7 @@ from neo4j import ManagedTransaction
 from hippograph.graph import compression as compression_cypher
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
-from hippograph.memory import compression, secrets
+from hippograph.memory import compression, lucene, secrets
 from hippograph.memory.entities import USER_SCOPE, EntityType, clean_name, extract_mentions, normalise_name
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
 from hippograph.memory.summaries import compress_text
@@ -255,6 +255,7 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
                 "summaryTokens": None,
                 "attributes": json.dumps(_scrub_values(item.attributes), sort_keys=True) if item.attributes is not None else None,
                 "contentHash": content_hash(item.tier, scope, scrubbed.text),
+                "speaker": speaker_of(item.attributes),
                 "embedding": None,
             },
             redacted=redacted,
@@ -262,10 +263,18 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
             records_key=records_key,
             derived_from=list(item.derived_from),
         ))
-    vectors = services.embedder.embed([p.row["content"] for p in prepared])
+    vectors = services.embedder.embed_documents([p.row["content"] for p in prepared])
     for p, vector in zip(prepared, vectors):
         p.row["embedding"] = vector.tolist()
     return prepared
+
+
+def speaker_of(attributes: Mapping[str, Any] | None) -> str | None:
+    """Who said the memory (``attributes.speaker``) as lower-case words; recall matches them against the query's words."""
+    speaker = (attributes or {}).get("speaker")
+    if not isinstance(speaker, str):
+        return None
+    return " ".join(lucene.words(secrets.scrub(speaker).text)) or None
 
 
 def _scrub_values(value: Any) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -36,6 +36,7 @@ class Fact:
     source_turn_ids: tuple[str, ...]
     kind: str = "fact"  # fact | decision
     at: str | None = None  # when it was said: the fact's creation time
+    speaker: str | None = None  # who said it, when one turn did: recall matches it against the query
 
 
 class Summarizer(Protocol):
@@ -59,16 +60,36 @@ _NUMBER = re.compile(r"\b\d[\d,.:/-]*\b")
 _DATE = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|"
     r"jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|tomorrow|"
-    r"last (week|month|year)|next (week|month|year)|\d{4})\b",
+    r"(last|next|this|that) (night|morning|weekend|week|month|year|summer|winter|spring|fall|autumn)|weekend|tonight|"
+    r"today|ago|\d{4})\b",
+    re.IGNORECASE,
+)
+# Something that happened: "I went", "we've adopted", "I just finished" — what questions are later asked about.
+_EVENT = re.compile(
+    r"\b(i|we)('ve| have| had|'d)?\s+(just |finally |recently |also |even |already )?"
+    r"(\w+ed|went|got|made|took|did|saw|met|ran|won|bought|began|found|gave|wrote|read|built|left|joined|started|"
+    r"finished|tried|had|threw|drew|sang|taught|brought|caught|held|kept|lost|paid|sold|spent|told|felt|came|won)\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(r"\b(decided|decide|decision|chose|choose|going with|we'll use|switch(ed)? to|adopt(ed)?|plan(ned)? to)\b", re.IGNORECASE)
 _ERROR = re.compile(r"\b(error|bug|crash(ed)?|fail(ed|ure|s)?|broke(n)?|exception|issue|problem|fix(ed)?|solved|workaround)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|we'd|we'll|us|our|ours)\b", re.IGNORECASE)
+_SECOND_PERSON = re.compile(r"\b(you|you're|you've|you'd|you'll|your|yours)\b", re.IGNORECASE)
 _STOPWORDS = frozenset(
     "a an the and or but so to of in on at for with about from by is are was were be been am i you he she it we they "
     "me my your his her our their this that these those just really very too also have has had do did does not no yes "
     "what how why when where who which can could would should will shall may might must oh wow well like get got".split()
+)
+
+
+# Words that say how someone feels about something, not what happened.
+_GENERIC = frozenset(
+    "great good nice cool awesome amazing wonderful fantastic incredible lovely love loved loves happy glad sorry "
+    "thanks thank really so totally definitely super pretty quite lot lots thing things stuff something anything "
+    "everything feel feeling felt know think thought mean guess hope hoping sure always never ever even still much "
+    "many keep kind sort bit little awesome yeah yep hey hi wow oh cute sweet fun glad exciting excited proud "
+    "it's that's i'm i've i'll you're you've what's there's let's don't can't didn't".split()
 )
 
 
@@ -91,11 +112,27 @@ def salience(sentence: str) -> float:
     score = 0.0
     score += 1.5 * min(3, len(_NUMBER.findall(sentence)))
     score += 1.5 * min(2, len(_DATE.findall(sentence)))
-    score += 1.0 * min(4, len(extract_mentions(sentence, limit=4)))
+    score += 1.0 * min(4, len(names(sentence)))
     score += 2.0 if _DECISION.search(sentence) else 0.0
     score += 2.0 if _ERROR.search(sentence) else 0.0
-    score += 0.1 * min(20, len([w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS]))
+    score += 1.0 if _EVENT.search(sentence) else 0.0
+    score += 0.3 * min(20, len(concrete_words(sentence)))
+    # About the listener and not the speaker ("You're so talented!"): a reaction, not news.
+    if _SECOND_PERSON.search(sentence) and not _FIRST_PERSON.search(sentence):
+        score -= 1.0
     return score
+
+
+def names(sentence: str) -> list[str]:
+    """Proper names in a sentence; its first word counts only inside a longer name ("Yum!" is no name)."""
+    opening = sentence.lstrip()
+    lowered = opening[:1].lower() + opening[1:]
+    return [name for _, name in extract_mentions(lowered, limit=4)]
+
+
+def concrete_words(sentence: str) -> list[str]:
+    """Words that carry content: neither function words nor the generic words of small talk."""
+    return [w for w in _WORD.findall(sentence) if w.lower() not in _STOPWORDS and w.lower() not in _GENERIC]
 
 
 @dataclass
@@ -138,24 +175,112 @@ class ExtractiveSummarizer:
 
 @dataclass
 class ExtractiveFactExtractor:
-    """One fact per turn that says something concrete: its salient sentences, attributed to the speaker."""
+    """One fact per turn that says something concrete: its salient sentences, attributed to the speaker.
 
-    # One sentence a turn keeps the facts under half the transcript's tokens (measured on LoCoMo: 0.37).
-    max_sentences: int = 1
-    min_salience: float = 1.0
+    Sentences are chosen across the whole passage, not a fixed number per turn: first the
+    most salient sentence of every turn whose best reaches ``min_salience`` (so that each
+    turn with content keeps a fact), then the other sentences of those turns by salience
+    per token while the facts hold at most ``token_share`` of the passage's tokens. Filler sentences, and the interjections
+    and forms of address that open a sentence ("Yeah, Maria, …"), are never kept.
+    """
+
+    tokens: TokenCounter
+    # Measured on LoCoMo: 0.55 of each passage keeps the facts under half of all turn tokens (0.49),
+    # since passages of small talk leave part of their share unused.
+    token_share: float = 0.55
+    # A turn keeps a fact when its best sentence reaches min_salience; a turn that keeps one may add
+    # any sentence of at least min_added, while the share allows. A higher bar to open a fact spends
+    # the share on what the turns with news said rather than on a line of every reaction (on LoCoMo,
+    # 1.5 against 1.1: fewer, fuller facts, and better recall at the same tokens).
+    min_salience: float = 1.5
+    min_added: float = 0.0
 
     def extract(self, turns: Sequence[TurnText]) -> list[Fact]:
+        speakers = {t.speaker for t in turns}
+        units: list[_Unit] = []
+        for index, turn in enumerate(turns):
+            for place, sentence in enumerate(_units(turn.text)):
+                if is_filler(sentence):
+                    continue
+                text = trim(sentence, speakers)
+                if not text or is_filler(text):
+                    continue
+                # A question asks for content rather than giving it.
+                score = salience(text) * (0.5 if text.endswith("?") else 1.0)
+                if score >= self.min_added:
+                    units.append(_Unit(index, place, text, score, self.tokens.count(text) + 1))
+        budget = self.token_share * sum(self.tokens.count(f"{t.speaker}: {t.text}") for t in turns)
+        prefix = [self.tokens.count(f"{t.speaker}: ") for t in turns]
+        chosen: set[tuple[int, int]] = set()
+        spent = [0] * len(turns)
+
+        def take(unit: _Unit, limit: float) -> None:
+            cost = unit.tokens + (0 if spent[unit.turn] else prefix[unit.turn])
+            if sum(spent) + cost <= limit:
+                chosen.add((unit.turn, unit.place))
+                spent[unit.turn] += cost
+
+        for unit in sorted(units, key=lambda u: -u.salience):  # each turn's best sentence, whatever it costs
+            if not spent[unit.turn] and unit.salience >= self.min_salience:
+                take(unit, float("inf"))
+        for unit in sorted(units, key=lambda u: (-u.salience / u.tokens, u.turn, u.place)):  # then the most content per token
+            if spent[unit.turn] and (unit.turn, unit.place) not in chosen:
+                take(unit, budget)
         facts: list[Fact] = []
-        for turn in turns:
-            kept = [s for s in sentences(turn.text) if not is_filler(s) and salience(s) >= self.min_salience]
+        for index, turn in enumerate(turns):
+            kept = [u.text for u in units if u.turn == index and (index, u.place) in chosen]
             if not kept:
                 continue
-            best = sorted(kept, key=lambda s: -salience(s))[: self.max_sentences]
-            ordered = [s for s in kept if s in best]
-            text = " ".join(ordered)
+            text = " ".join(kept)
             kind = "decision" if _DECISION.search(text) else "fact"
-            facts.append(Fact(f"{turn.speaker}: {text}", (turn.id,), kind, turn.at))
+            facts.append(Fact(f"{turn.speaker}: {text}", (turn.id,), kind, turn.at, turn.speaker))
         return facts
+
+
+class _Unit(NamedTuple):
+    turn: int
+    place: int
+    text: str
+    salience: float
+    tokens: int
+
+
+_CAPTION = re.compile(r"\s*(\[shares? [^\]]*\])\s*")
+_OPENER = re.compile(
+    r"^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|hey|hi|hello|well|so|haha+|lol|omg|aw+|ah|um|hmm|thanks|thank you|"
+    r"congrats|congratulations|ok|okay|sure|totally|absolutely|true|right|definitely|gosh|man|dude|cool|nice|"
+    r"great|awesome|exactly|agreed|indeed)\b[\s,!.]*)+",
+    re.IGNORECASE,
+)
+_INTENSIFIER = re.compile(
+    r"\b(really|so|just|super|pretty|totally|actually|kinda|definitely|very|quite|truly|honestly|basically|literally)"
+    r"\s+(?=[a-z])",
+    re.IGNORECASE,
+)
+
+
+def _units(text: str) -> list[str]:
+    """A turn's sentences, with a shared photo's caption (``[shares …]``) as a unit of its own."""
+    parts: list[str] = []
+    for piece in _CAPTION.split(text):
+        if piece.startswith("[share"):
+            parts.append(piece)
+        elif piece.strip():
+            parts.extend(sentences(piece))
+    return parts
+
+
+def trim(sentence: str, speakers: set[str] | frozenset[str] = frozenset()) -> str:
+    """A sentence without the interjections and forms of address that open it ("Yeah John, it …" → "It …")
+    and without intensifiers ("it was really so good" → "it was good")."""
+    text = _OPENER.sub("", _INTENSIFIER.sub("", sentence.strip()))
+    for name in speakers:
+        text = re.sub(rf"^{re.escape(name)}\b[\s,!.]*", "", text)
+        text = re.sub(rf",\s*{re.escape(name)}(?=[!.?]*$)", "", text)
+        text = _OPENER.sub("", text)
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] if text != sentence.strip() else text
 
 
 def _centroid(turns: Sequence[TurnText]) -> np.ndarray | None:

@@ -10,11 +10,15 @@
 folded into the next. Summarised turns leave the transcript but stay in the
 graph until the session ends, because the facts point at them
 (``DERIVED_FROM``). Facts go to project memory (long-term memory when the
-session has no project) through the ordinary write path and its rules.
+session has no project) through the ordinary write path and its rules, and
+keep where they were said: ``sessionId`` is their session, ``createdAt`` the
+time of their turn, ``attributes.sourceTurns`` / ``sourceRefs`` the turns whose
+text they carry. A fact said again gains the new turns' provenance.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import uuid
@@ -25,11 +29,12 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph import memories as memory_cypher
 from hippograph.graph import transcript as transcript_cypher
 from hippograph.memory import secrets
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.llm import LLMError, OpenAICompatibleClient
-from hippograph.memory.store import MemoryInput, remember
+from hippograph.memory.store import MemoryInput, Remembered, remember
 from hippograph.memory.summarizer import (
     ExtractiveFactExtractor,
     ExtractiveSummarizer,
@@ -174,7 +179,7 @@ def _summarise_round(
     covered_tokens = sum(e.tokens for e in oldest)
     budget = max(16, math.floor(covered_tokens * SUMMARY_SHARE))
     spoken = [t for t in turns if t.speaker != "summary"]
-    text, facts = _summarize(services, summarizer, turns, budget), _extract(extractor, spoken)
+    text, facts = _summarize(services, summarizer, turns, budget), _extract(services, extractor, spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
     summary = services.tokens.truncate(secrets.enforce(text, "redact").text, budget)
     stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref})
@@ -202,14 +207,14 @@ def extract_remaining_facts(
     live = [e for e in read_transcript(services, scope) if not e.is_summary]
     if not live:
         return []
-    facts = _extract(extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live])
+    facts = _extract(services, extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live])
     return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref})
 
 
 def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:
     """The endpoint's client when one is configured, else the offline extractive pair."""
     remote = OpenAICompatibleClient.from_settings(services.settings)
-    return (remote, remote) if remote else (ExtractiveSummarizer(services.tokens), ExtractiveFactExtractor())
+    return (remote, remote) if remote else (ExtractiveSummarizer(services.tokens), ExtractiveFactExtractor(services.tokens))
 
 
 # An unreachable endpoint must not stop the conversation: the offline extractive pair stands in.
@@ -221,12 +226,12 @@ def _summarize(services: Services, summarizer: Summarizer, turns: Sequence[TurnT
         return ExtractiveSummarizer(services.tokens).summarize(turns, budget)
 
 
-def _extract(extractor: FactExtractor, turns: Sequence[TurnText]) -> list[Any]:
+def _extract(services: Services, extractor: FactExtractor, turns: Sequence[TurnText]) -> list[Any]:
     try:
         return extractor.extract(turns)
     except LLMError as failed:
         log.warning("fact extraction with the configured endpoint failed (%s); used the extractive one", failed)
-        return ExtractiveFactExtractor().extract(turns)
+        return ExtractiveFactExtractor(services.tokens).extract(turns)
 
 
 def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str]) -> list[str]:
@@ -236,12 +241,36 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: d
     target, tier = (Scope(scope.user_id, project_id), Tier.PROJECT) if project_id else (Scope(scope.user_id), Tier.LONG_TERM)
     ids: list[str] = []
     for fact in facts:
+        turns = list(fact.source_turn_ids)
+        attributes = {"session": scope.session_id, "sourceTurns": turns,
+                      **({"sourceRefs": [refs[t] for t in turns if t in refs]} if refs else {}),
+                      **({"speaker": fact.speaker} if getattr(fact, "speaker", None) else {})}
+
+        def place(tx: ManagedTransaction, stored: Remembered, attributes: dict[str, Any] = attributes,
+                  turns: list[str] = turns) -> None:
+            merged = None
+            if not stored.created:  # the same text again: it now derives from these turns too
+                memory_cypher.derive(tx, scope.user_id, stored.id, turns)
+                before = transcript_cypher.fact_attributes(tx, scope.user_id, stored.id)
+                merged = json.dumps(merge_provenance(json.loads(before) if before else {}, attributes), sort_keys=True)
+            transcript_cypher.set_fact_provenance(tx, scope.user_id, stored.id, scope.session_id, merged)
+
         stored = remember(services, target, MemoryInput(
             content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
             created_at=datetime.fromisoformat(fact.at) if getattr(fact, "at", None) else None,
-            derived_from=list(fact.source_turn_ids),
-            attributes={"session": scope.session_id, "sourceTurns": list(fact.source_turn_ids),
-                        **({"sourceRefs": [refs[t] for t in fact.source_turn_ids if t in refs]} if refs else {})},
-        ))
+            derived_from=turns, attributes=attributes,
+        ), then=place)
         ids.append(stored.id)
     return ids
+
+
+# Provenance that is a list (the turns and LoCoMo-style refs a fact derives from) is united.
+def merge_provenance(kept: dict[str, Any], merged: dict[str, Any]) -> dict[str, Any]:
+    """The attributes of a memory that absorbs another: lists united in order, the survivor's values otherwise."""
+    result = dict(kept)
+    for key, value in merged.items():
+        if key not in result:
+            result[key] = value
+        elif isinstance(result[key], list) and isinstance(value, list):
+            result[key] = [*result[key], *(item for item in value if item not in result[key])]
+    return result

@@ -58,7 +58,7 @@ def update_memory(
     scrubbed = secrets.enforce(content, policy) if content is not None else None
     new_summary = secrets.enforce(summary, policy) if isinstance(summary, str) and summary.strip() else None
     redacted = sorted(set(scrubbed.kinds if scrubbed else []) | set(new_summary.kinds if new_summary else []))
-    embedding = services.embedder.embed_one(scrubbed.text).tolist() if scrubbed is not None else None
+    embedding = services.embedder.embed_documents([scrubbed.text])[0].tolist() if scrubbed is not None else None
     at = (now or datetime.now(timezone.utc)).isoformat()
 
     def write(tx: ManagedTransaction) -> Updated:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hippograph.embedding import EmbeddingError, resolve_model
+from hippograph.embedding import EmbeddingError, passages, resolve_model
 from hippograph.services import Services
 
 
@@ -32,3 +32,23 @@ def test_a_model_that_does_not_fit_the_index_is_refused(services: Services) -> N
     services.embedder.check_dimension(384)
     with pytest.raises(EmbeddingError, match="384-dimensional vectors but the vector index holds 1024"):
         services.embedder.check_dimension(1024)
+
+
+def test_a_memory_vector_is_the_normalised_mean_of_its_passages(services: Services) -> None:
+    text = "Caroline: I went to the LGBTQ support group. It was powerful. [shares a photo of a rainbow flag]"
+    parts = services.embedder.embed(passages(text))
+    mean = parts.mean(axis=0)
+    vector = services.embedder.embed_documents([text, "Use PostgreSQL 16"])
+    assert np.allclose(vector[0], mean / np.linalg.norm(mean), atol=1e-5)
+    # One sentence: exactly its own embedding.
+    assert np.allclose(vector[1], services.embedder.embed(["Use PostgreSQL 16"])[0], atol=1e-5)
+    assert np.allclose(np.linalg.norm(vector, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_query_about_one_sentence_is_closer_to_the_passage_mean_than_to_the_whole(services: Services) -> None:
+    text = ("Melanie: The kids loved the camping trip. We roasted marshmallows and told stories. "
+            "Also I finally finished the pottery class and made a bowl.")
+    query = services.embedder.embed_one("What did Melanie make in her pottery class?")
+    whole = services.embedder.embed([text])[0]
+    mean = services.embedder.embed_documents([text])[0]
+    assert float(query @ mean) > float(query @ whole)

@@ -25,8 +25,9 @@ def test_fulltext_indexes_exist(services: Services) -> None:
         database_=services.database,
     ).records
     found = {r["name"]: (r["labelsOrTypes"], r["properties"]) for r in records}
-    assert found["memory_text"] == (["Memory"], ["content", "summary"])
-    assert found["entity_name"] == (["Entity"], ["name"])
+    # userId too, so that a search can be kept to one user's nodes (migration V0005).
+    assert found["memory_text"] == (["Memory"], ["content", "summary", "userId"])
+    assert found["entity_name"] == (["Entity"], ["name", "userId"])
 
 
 def test_memory_written_with_a_real_embedding_is_found_by_both_indexes(clean_db: Services) -> None:

@@ -268,3 +268,28 @@ def test_ending_a_session_keeps_the_facts_of_its_last_turns(clean_db: Services) 
     assert "D1:1" not in refs and "D1:8" not in refs  # greetings and goodbyes hold no fact
     assert any("E1234" in f["c"] for f in facts)
     assert rows(clean_db, "MATCH (t:Turn) RETURN count(t) AS n") == [{"n": 0}]
+
+
+def test_facts_keep_their_session_and_turn_time_and_merges_unite_their_refs(clean_db: Services) -> None:
+    from hippograph.memory.sessions import end_session
+
+    said = "We decided to ship the billing service on PostgreSQL 16 next Tuesday after the load test."
+    for session, ref, at in (("s1", "D1:1", T0), ("s2", "D2:4", T0 + timedelta(days=2))):
+        scope = Scope("alice", "proj-a", session)
+        start_session(clean_db, scope, now=at)
+        append_turn(clean_db, scope, "Ben", said, at=at, ref=ref)
+        end_session(clean_db, "alice", session, now=at)
+    # The same words in two sessions are one fact, derived from both turns.
+    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN m.sessionId AS session, m.createdAt AS at, "
+                           "m.attributes AS a")
+    assert len(facts) == 1
+    assert facts[0]["session"] == "s1" and facts[0]["at"].to_native() == T0
+    assert json.loads(facts[0]["a"])["sourceRefs"] == ["D1:1", "D2:4"]
+    # Near-copies merged by consolidation keep the provenance of both.
+    scope = Scope("alice", "proj-a", "s3")
+    start_session(clean_db, scope, now=T0 + timedelta(days=3))
+    append_turn(clean_db, scope, "Ben", said.replace("test.", "test!"), at=T0 + timedelta(days=3), ref="D3:2")
+    end_session(clean_db, "alice", "s3", now=T0 + timedelta(days=3))
+    assert len(consolidate(clean_db, "alice").merged) == 1
+    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN m.attributes AS a")
+    assert len(facts) == 1 and json.loads(facts[0]["a"])["sourceRefs"] == ["D1:1", "D2:4", "D3:2"]

@@ -48,7 +48,7 @@ def write(
             "sessionId": spec.get("session", "s1" if tier == "SESSION" else None),
             "createdAt": (NOW - timedelta(days=spec.get("age", 0))).isoformat(), "relevance": 1.0,
             "tokens": services.tokens.count(spec["content"]), "summaryTokens": None, "attributes": None,
-            "contentHash": memory_id, "embedding": [float(x) for x in vector],
+            "contentHash": memory_id, "embedding": [float(x) for x in vector], "speaker": spec.get("speaker"),
         })
     with services.driver.session(database=services.database) as session:
         session.execute_write(create_memories, rows)
@@ -351,3 +351,45 @@ def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None
     assert by_id[ids["answer"]].neighbour == pytest.approx(1.0)
     assert by_id[ids["before"]].neighbour == pytest.approx(profile.preceding_share)
     assert ids["elsewhere"] not in by_id or by_id[ids["elsewhere"]].neighbour == 0.0
+
+
+def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services) -> None:
+    ids = write(clean_db, [
+        {"key": "caroline", "content": "Caroline: I researched adoption agencies", "speaker": "caroline", "tier": "SESSION"},
+        {"key": "melanie", "content": "Melanie: I researched pottery classes", "speaker": "melanie", "tier": "SESSION"},
+        {"key": "mention", "content": "we talked about Kafka", "tier": "SESSION"},
+    ])
+    mention(clean_db, ids["mention"], "Kafka")
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, seed_k=0)
+    ranked = recall(clean_db, "What did Caroline research about Kafka?", Scope("u1"), "critical", profile, now=NOW,
+                    record_access=False).ranked
+    by_id = {c.id: c for c in ranked}
+    assert by_id[ids["caroline"]].entity_relation == pytest.approx(1.0)
+    assert by_id[ids["melanie"]].entity_relation == pytest.approx(0.0)
+    # One hop to an entity the query names: mention_share of a full score.
+    assert by_id[ids["mention"]].entity_relation == pytest.approx(profile.mention_share)
+    assert by_id[ids["caroline"]].score > by_id[ids["melanie"]].score
+
+    plain = profile.with_(speaker_match=False, mention_share=1.0)
+    ranked = recall(clean_db, "What did Caroline research about Kafka?", Scope("u1"), "critical", plain, now=NOW,
+                    record_access=False).ranked
+    by_id = {c.id: c for c in ranked}
+    assert by_id[ids["caroline"]].entity_relation == 0.0
+    assert by_id[ids["mention"]].entity_relation == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("owner, other", [("team", "team-2"), ("the", "the-other"), ("x", "x-x")])
+def test_keyword_search_keeps_to_the_caller_whatever_the_ids(clean_db: Services, owner: str, other: str) -> None:
+    """The owner clause is a phrase of the id's tokens: an id containing the caller's must still not leak,
+    and an id the analyser reduces to nothing must still find its own memories."""
+    ids = write(clean_db, [
+        {"key": "mine", "content": "the ledger uses serializable transactions", "user": owner},
+        *({"key": f"theirs{i}", "content": "the ledger uses serializable transactions daily", "user": other} for i in range(5)),
+    ])
+    profile = RecallProfile(
+        name="keyword-only", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+        full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets=GENEROUS,
+    )
+    ranked = recall(clean_db, "ledger serializable", Scope(owner), "critical", profile, now=NOW, record_access=False).ranked
+    assert [c.id for c in ranked] == [ids["mine"]]
+    assert ranked[0].components.keyword == pytest.approx(1.0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 
 from hippograph.memory import secrets
@@ -188,3 +189,20 @@ def test_bulk_import_stores_everything_once_with_one_audit_line_per_batch(clean_
         database_=clean_db.database,
     ).records
     assert [r["n"] for r in lines] == [30, 0]
+
+
+def test_the_speaker_is_stored_as_lower_case_words_and_the_vector_as_the_passage_mean(clean_db: Services) -> None:
+    text = "Dr. Lee: The migration ran overnight. It took six hours."
+    session = Scope("alice", "proj-a", "s1")
+    stored = remember(clean_db, session, MemoryInput(text, Tier.SESSION, kind="turn", attributes={"speaker": "Dr. Lee"}))
+    plain = remember(clean_db, session, MemoryInput("no speaker here", Tier.SESSION))
+    rows = {
+        r["id"]: r for r in clean_db.driver.execute_query(
+            "MATCH (m:Memory {userId: 'alice'}) RETURN m.id AS id, m.speaker AS speaker, m.embedding AS embedding",
+            database_=clean_db.database,
+        ).records
+    }
+    assert rows[stored.id]["speaker"] == "dr lee"
+    assert rows[plain.id]["speaker"] is None
+    expected = clean_db.embedder.embed_documents([text])[0]
+    assert np.allclose(np.array(rows[stored.id]["embedding"]), expected, atol=1e-5)

@@ -66,3 +66,27 @@ def test_keywords_are_bounded_in_number_and_length() -> None:
 def test_escaping_a_term_that_still_held_syntax() -> None:
     # keyword_query escapes whatever it is given, so even a hand-made term stays a term.
     assert lucene.keyword_query(["a:b", "c*"]) == "a\\:b c\\*"
+
+
+def test_owned_query_names_its_fields_and_filters_by_owner_without_scoring() -> None:
+    query = lucene.owned_query("locomo-conv-26", ["caroline", "research"], ("content", "summary"))
+    assert query == 'userId:"locomo\\-conv\\-26"^0 AND (content:(caroline research) OR summary:(caroline research))'
+
+
+def test_owned_query_escapes_the_owner_inside_its_phrase() -> None:
+    assert lucene.owned_query('a"b) OR *', ["x"], ("name",)) == 'userId:"a\\"b\\) OR \\*"^0 AND (name:(x))'
+
+
+def test_an_owner_id_the_analyser_reduces_to_nothing_gets_no_filter() -> None:
+    # "the" and "-" leave no token in the english analyser: a clause on them would match nothing.
+    assert lucene.owned_query("the", ["x"], ("name",)) == "name:(x)"
+    assert lucene.owned_query("--", ["x"], ("name",)) == "name:(x)"
+
+
+def test_owned_query_is_empty_without_keywords() -> None:
+    assert lucene.owned_query("u1", [], ("content",)) == ""
+
+
+def test_words_keep_stop_words_and_are_bounded() -> None:
+    assert lucene.words("Did Caroline and Mel-Anne go? did") == ["did", "caroline", "and", "mel", "anne", "go"]
+    assert len(lucene.words(" ".join(f"w{i}" for i in range(1000)))) == lucene.MAX_WORDS

@@ -50,7 +50,7 @@ class Settings:
     llm_model: str = _env_field("HIPPOGRAPH_LLM_MODEL", "gpt-4o-mini", "model name sent to that endpoint")
     llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
     consolidate_every: int = _env_field("HIPPOGRAPH_CONSOLIDATE_EVERY", 0, "seconds between consolidation runs inside `hippograph serve` (0: off; run `hippograph consolidate` instead)")
-    auth_cache_ms: int = _env_field("HIPPOGRAPH_AUTH_CACHE_MS", 1000, "how long `hippograph serve` trusts a key it has checked, in ms (0: check every request); a key revoked by another process stops working within it")
+    auth_cache_ms: int = _env_field("HIPPOGRAPH_AUTH_CACHE_MS", 0, "how long `hippograph serve` trusts a key it has checked, in ms (0: check every request, so a revocation holds at once); a key revoked by another process keeps working for up to this long")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod

@@ -58,7 +58,10 @@ MERGE (m)-[:MENTIONS]->(e)
 """
 
 OWNED = "MATCH (m:Memory {userId: $userId}) RETURN count(m) AS n"
-USER_VECTORS = "MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers RETURN m.id AS id, m.embedding AS embedding"
+USER_VECTORS = """
+MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers
+RETURN m.id AS id, m.embedding AS embedding, m.createdAt.epochMillis AS createdAt
+"""
 NAIVE = """
 CALL db.index.vector.queryNodes('memory_embedding', 10, $embedding) YIELD node
 WITH node WHERE node.userId = $userId
@@ -193,6 +196,7 @@ def _exactness(services: Services, questions: Sequence[str]) -> dict[str, Any]:
     records = services.driver.execute_query(USER_VECTORS, userId=owner, tiers=[t.value for t in Tier],
                                             database_=services.database, routing_="r").records
     ids = [r["id"] for r in records]
+    created = [r["createdAt"] for r in records]
     matrix = np.array([r["embedding"] for r in records], dtype=np.float32)
     overlaps, tied, naive = [], [], []
     cosine_of = {}
@@ -200,10 +204,12 @@ def _exactness(services: Services, questions: Sequence[str]) -> dict[str, Any]:
         q = services.embedder.embed_one(text)
         scores = matrix @ q
         cosine_of = dict(zip(ids, scores))
-        exact = [ids[i] for i in np.argsort(-scores, kind="stable")[:10]]
+        # Recall breaks ties as the scan does here: newer first, then by id (texts repeat, so equal vectors tie).
+        order = sorted(range(len(ids)), key=lambda i: (-round(float(scores[i]), 6), -created[i], ids[i]))
+        exact = [ids[i] for i in order[:10]]
         found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=NOW, record_access=False).ranked]
         overlaps.append(metrics.overlap_at(found, exact, 10))
-        # Texts repeat across the store, so equal vectors tie at the 10th place: a tie is as good as a match.
+        # And counting any memory as good as the 10th as a match.
         tenth = cosine_of[exact[-1]]
         tied.append(sum(1 for i in found[:10] if cosine_of[i] >= tenth - 1e-5) / 10)
         naive.append(services.driver.execute_query(NAIVE, embedding=q.tolist(), userId=owner,

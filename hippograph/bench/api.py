@@ -315,7 +315,7 @@ def run(
             "`remember` (a LoCoMo turn plus a unique marker, PROJECT tier of a project of this run; the server's "
             f"project capacity raised to {PROJECT_CAPACITY} so compression never removes a write). Latency is "
             "client-side, request sent to response parsed. Every acknowledged write is then looked up by id in "
-            "Neo4j. Client and server share the machine's 2 cores (also shared with other work during the run)."
+            "Neo4j. Client and server share the machine's 2 cores (load averages below)."
         ),
     }
     if leftovers["memories"]:

@@ -19,6 +19,7 @@ then filter by user" would have found.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 import uuid
@@ -95,8 +96,8 @@ def run(
             f"LoCoMo turns over {USERS} users (each owns 1 % of the store), each distinct text embedded once. "
             f"{queries} recalls per size of distinct LoCoMo questions (hybrid profile, critical priority, a random "
             f"user, after {WARM_UP} warm-up recalls), one at a time; `recall` = embedding + query + selection, "
-            "measured in-process around `hippograph.memory.recall.recall`. The 2 cores of the machine were shared "
-            "with other work during the run."
+            "measured in-process around `hippograph.memory.recall.recall`, on this machine's 2 cores (1-minute load "
+            f"average at the start: {os.getloadavg()[0]:.2f})."
         ),
     }
     smallest = min(sizes) // USERS

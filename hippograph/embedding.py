@@ -9,7 +9,7 @@ sentences, each behind the memory's speaker label when it has one ("Caroline: â€
 A query names one thing, and a memory of several sentences embedded whole is
 pulled toward the average of everything it says; the mean of its sentences keeps
 each of them closer to a query about it. Measured on LoCoMo (760 questions, vector
-signal alone): Recall@10 0.510 embedding each turn whole, 0.609 as the mean of its
+signal alone): Recall@10 0.510 embedding each turn whole, 0.607 as the mean of its
 sentences (bench/REPORT.md). A query is embedded whole.
 """
 

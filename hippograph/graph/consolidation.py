@@ -61,13 +61,6 @@ DETACH DELETE drop
 RETURN keep.id AS kept
 """
 
-ATTRIBUTES = """
-UNWIND $ids AS id
-MATCH (m:Memory {id: id, userId: $userId})
-WHERE m.archived = false
-RETURN m.id AS id, m.attributes AS attributes
-"""
-
 SESSION_MEMORIES_TO_PROMOTE = """
 MATCH (m:Memory {userId: $userId, tier: 'SESSION'})
 WHERE m.archived = false AND m.accessCount > $accesses
@@ -110,11 +103,6 @@ def users(tx: ManagedTransaction) -> list[str]:
 
 def live_embeddings(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]]:
     return [dict(r) for r in tx.run(LIVE_EMBEDDINGS, userId=user_id)]
-
-
-def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, str | None]:
-    """The stored attributes (JSON text) of the live memories among ``ids``."""
-    return {r["id"]: r["attributes"] for r in tx.run(ATTRIBUTES, userId=user_id, ids=list(ids))}
 
 
 def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None) -> bool:

@@ -55,6 +55,14 @@ MATCH (m:Memory {{id: id, userId: $userId}})
 RETURN m {{ {MEMORY_FIELDS} }} AS memory
 """
 
+# The stored attributes (JSON text) of live memories: provenance merges read them and write the union.
+ATTRIBUTES = """
+UNWIND $ids AS id
+MATCH (m:Memory {id: id, userId: $userId})
+WHERE m.archived = false
+RETURN m.id AS id, m.attributes AS attributes
+"""
+
 FIND_BY_HASH = """
 MATCH (m:Memory {userId: $userId, contentHash: $contentHash})
 WHERE m.archived = false
@@ -182,6 +190,11 @@ def lock_user(tx: ManagedTransaction, user_id: str) -> None:
 
 def get_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> list[dict[str, Any]]:
     return [r["memory"] for r in tx.run(GET_MEMORIES, userId=user_id, ids=list(ids))]
+
+
+def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, str | None]:
+    """The stored attributes (JSON text) of the live memories among ``ids``."""
+    return {r["id"]: r["attributes"] for r in tx.run(ATTRIBUTES, userId=user_id, ids=list(ids))}
 
 
 def find_by_hash(tx: ManagedTransaction, user_id: str, content_hash: str) -> str | None:

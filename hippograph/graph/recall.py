@@ -98,7 +98,7 @@ CALL (owned) {
 }
 CALL () {
   CALL () {
-    WITH 1 AS go WHERE $keywordQuery <> '' AND $keywordK > 0
+    WITH 1 AS go WHERE $memoryTextQuery <> '' AND $keywordK > 0
     CALL db.index.fulltext.queryNodes('memory_text', $memoryTextQuery) YIELD node AS m, score
     WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
     RETURN m, score LIMIT $keywordK
@@ -107,7 +107,7 @@ CALL () {
 }
 CALL () {
   CALL () {
-    WITH 1 AS go WHERE $keywordQuery <> '' AND $anchorK > 0
+    WITH 1 AS go WHERE $entityNameQuery <> '' AND $anchorK > 0
     CALL db.index.fulltext.queryNodes('entity_name', $entityNameQuery) YIELD node AS anchor
     WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
     RETURN anchor LIMIT $anchorK
@@ -187,7 +187,10 @@ class RecallQuery:
     session_id: str | None
     tiers: Sequence[str]
     embedding: Sequence[float] | None
-    keyword_query: str
+    # The keyword query within the caller's nodes, for memory_text and entity_name ('' when the
+    # query has no keyword; built in hippograph.memory.lucene).
+    memory_text_query: str
+    entity_name_query: str
     now: datetime
     weights: Mapping[str, float]
     sources: Sequence[str]
@@ -207,9 +210,6 @@ class RecallQuery:
     exact_scan_limit: int = 5000
     overfetch: float = 3.0
     max_fetch: int = 5000
-    # The keyword query within the caller's nodes, for memory_text and entity_name (hippograph.memory.lucene).
-    memory_text_query: str = ""
-    entity_name_query: str = ""
     query_words: Sequence[str] = ()
     speaker_match: bool = False
     mention_share: float = 1.0
@@ -218,7 +218,7 @@ class RecallQuery:
         return {
             "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
             "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
-            "keywordQuery": self.keyword_query, "now": self.now, "weights": dict(self.weights),
+            "now": self.now, "weights": dict(self.weights),
             "sources": list(self.sources), "tierK": dict(self.tier_k), "minCosine": dict(self.min_cosine),
             "vectorK": self.vector_k, "keywordK": self.keyword_k, "anchorK": self.anchor_k,
             "graphK": self.graph_k, "seedK": self.seed_k, "precedingShare": float(self.preceding_share),

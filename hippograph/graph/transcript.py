@@ -51,12 +51,6 @@ FACT_PROVENANCE = """
 MATCH (fact:Memory {id: $id, userId: $userId})
 SET fact.sessionId = coalesce(fact.sessionId, $sessionId),
     fact.attributes = coalesce($attributes, fact.attributes)
-RETURN fact.attributes AS attributes
-"""
-
-FACT_ATTRIBUTES = """
-MATCH (fact:Memory {id: $id, userId: $userId})
-RETURN fact.attributes AS attributes
 """
 
 SESSION_STATE = """
@@ -81,11 +75,6 @@ def replace_with_summary(tx: ManagedTransaction, row: dict[str, Any], turn_ids: 
 def session_state(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any] | None:
     record = tx.run(SESSION_STATE, userId=user_id, sessionId=session_id).single()
     return dict(record) if record else None
-
-
-def fact_attributes(tx: ManagedTransaction, user_id: str, memory_id: str) -> str | None:
-    record = tx.run(FACT_ATTRIBUTES, id=memory_id, userId=user_id).single()
-    return record["attributes"] if record else None
 
 
 def set_fact_provenance(

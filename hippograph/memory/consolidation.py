@@ -30,7 +30,7 @@ from hippograph.memory.errors import MemoryRuleError
 from hippograph.memory.sessions import promote as promote_memory
 from hippograph.memory.store import MemoryInput, remember
 from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import merge_provenance
+from hippograph.memory.transcript import merge_provenance, parse_attributes
 from hippograph.services import Services
 
 DUPLICATE_COSINE = 0.95
@@ -101,10 +101,10 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
         rows = session.execute_read(consolidation_cypher.live_embeddings, user_id)
         for keep, drop in duplicate_pairs(rows):
             def write(tx, keep=keep, drop=drop) -> bool:
-                attributes = consolidation_cypher.attributes(tx, user_id, [keep, drop])
+                attributes = memory_cypher.attributes(tx, user_id, [keep, drop])
                 if len(attributes) < 2:
                     return False  # one of them went meanwhile
-                united = merge_provenance(_loads(attributes[keep]), _loads(attributes[drop]))
+                united = merge_provenance(parse_attributes(attributes[keep]), parse_attributes(attributes[drop]))
                 merged = consolidation_cypher.merge_duplicate(
                     tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep])
                 if merged:
@@ -113,11 +113,6 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
 
             if session.execute_write(write):
                 report.merged.append((keep, drop))
-
-
-def _loads(attributes: str | None) -> dict[str, Any]:
-    value = json.loads(attributes) if attributes else {}
-    return value if isinstance(value, dict) else {}
 
 
 def promote(services: Services, user_id: str, report: ConsolidationReport) -> None:

@@ -10,7 +10,8 @@ terms, so it can neither break the query nor widen it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 
 # Characters the classic query parser treats as syntax (``&&`` and ``||`` are
 # covered by escaping every ``&`` and ``|``).
@@ -55,15 +56,8 @@ def keywords(text: str) -> list[str]:
     ``MAX_KEYWORDS`` keywords of at most ``MAX_KEYWORD_LENGTH`` characters each, so a
     pasted essay cannot make a query of thousands of clauses.
     """
-    found: dict[str, None] = {}
-    for match in _WORD.finditer(text.casefold()):
-        word = match.group(0)[:MAX_KEYWORD_LENGTH]
-        if word in STOP_WORDS or (len(word) == 1 and not word.isdigit()):
-            continue
-        found.setdefault(word)
-        if len(found) >= MAX_KEYWORDS:
-            break
-    return list(found)
+    kept = (word for word in _distinct_words(text) if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()))
+    return list(islice(kept, MAX_KEYWORDS))
 
 
 def owned_query(user_id: str, words: Iterable[str], fields: Sequence[str]) -> str:
@@ -88,12 +82,17 @@ def owned_query(user_id: str, words: Iterable[str], fields: Sequence[str]) -> st
 
 def words(text: str) -> list[str]:
     """The words of ``text``, lower-cased, in order, each once, stop words kept (at most ``MAX_WORDS``): what a name is matched against."""
-    found: dict[str, None] = {}
+    return list(islice(_distinct_words(text), MAX_WORDS))
+
+
+def _distinct_words(text: str) -> Iterator[str]:
+    """Runs of letters and digits, lower-cased and cut to ``MAX_KEYWORD_LENGTH``, each the first time it comes."""
+    seen: set[str] = set()
     for match in _WORD.finditer(text.casefold()):
-        found.setdefault(match.group(0)[:MAX_KEYWORD_LENGTH])
-        if len(found) >= MAX_WORDS:
-            break
-    return list(found)
+        word = match.group(0)[:MAX_KEYWORD_LENGTH]
+        if word not in seen:
+            seen.add(word)
+            yield word
 
 
 def keyword_query(words: Iterable[str]) -> str:

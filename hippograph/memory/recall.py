@@ -186,7 +186,6 @@ def build_query(
         session_id=scope.session_id,
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
-        keyword_query=lucene.keyword_query(keywords),
         memory_text_query=lucene.owned_query(scope.user_id, keywords, MEMORY_TEXT_FIELDS),
         entity_name_query=lucene.owned_query(scope.user_id, keywords, ENTITY_NAME_FIELDS),
         now=now,

@@ -68,7 +68,7 @@ _DATE = re.compile(
 _EVENT = re.compile(
     r"\b(i|we)('ve| have| had|'d)?\s+(just |finally |recently |also |even |already )?"
     r"(\w+ed|went|got|made|took|did|saw|met|ran|won|bought|began|found|gave|wrote|read|built|left|joined|started|"
-    r"finished|tried|had|threw|drew|sang|taught|brought|caught|held|kept|lost|paid|sold|spent|told|felt|came|won)\b",
+    r"finished|tried|had|threw|drew|sang|taught|brought|caught|held|kept|lost|paid|sold|spent|told|felt|came)\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(r"\b(decided|decide|decision|chose|choose|going with|we'll use|switch(ed)? to|adopt(ed)?|plan(ned)? to)\b", re.IGNORECASE)
@@ -88,7 +88,7 @@ _GENERIC = frozenset(
     "great good nice cool awesome amazing wonderful fantastic incredible lovely love loved loves happy glad sorry "
     "thanks thank really so totally definitely super pretty quite lot lots thing things stuff something anything "
     "everything feel feeling felt know think thought mean guess hope hoping sure always never ever even still much "
-    "many keep kind sort bit little awesome yeah yep hey hi wow oh cute sweet fun glad exciting excited proud "
+    "many keep kind sort bit little yeah yep hey hi wow oh cute sweet fun exciting excited proud "
     "it's that's i'm i've i'll you're you've what's there's let's don't can't didn't".split()
 )
 

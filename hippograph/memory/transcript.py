@@ -251,8 +251,8 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: d
             merged = None
             if not stored.created:  # the same text again: it now derives from these turns too
                 memory_cypher.derive(tx, scope.user_id, stored.id, turns)
-                before = transcript_cypher.fact_attributes(tx, scope.user_id, stored.id)
-                merged = json.dumps(merge_provenance(json.loads(before) if before else {}, attributes), sort_keys=True)
+                before = memory_cypher.attributes(tx, scope.user_id, [stored.id]).get(stored.id)
+                merged = json.dumps(merge_provenance(parse_attributes(before), attributes), sort_keys=True)
             transcript_cypher.set_fact_provenance(tx, scope.user_id, stored.id, scope.session_id, merged)
 
         stored = remember(services, target, MemoryInput(
@@ -262,6 +262,12 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: d
         ), then=place)
         ids.append(stored.id)
     return ids
+
+
+def parse_attributes(stored: str | None) -> dict[str, Any]:
+    """A memory's stored attributes (JSON text) as a dict; nothing stored, or not an object, is empty."""
+    value = json.loads(stored) if stored else {}
+    return value if isinstance(value, dict) else {}
 
 
 # Provenance that is a list (the turns and LoCoMo-style refs a fact derives from) is united.

@@ -12,6 +12,7 @@ from hippograph.embedding import EmbeddingError
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
 from hippograph.memory.errors import MemoryRuleError
+from hippograph.sketch import SKETCH_DIMENSIONS
 
 # Errors whose message is the whole story: printed as one line, exit 1.
 USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, local_neo4j.LocalNeo4jError, MemoryRuleError)
@@ -32,6 +33,7 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.graph import migrations
+    from hippograph.memory.reembed import sketch_missing
     from hippograph.services import migration_parameters, open_services
 
     with open_services(settings) as services:
@@ -39,7 +41,10 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
             services.driver, services.database, settings.migrations_dir, migration_parameters(services.embedder)
         )
         services.embedder.check_dimension(_index_dimension(services))
+        sketched = sketch_missing(services)
     print(f"{len(applied)} migration(s) applied" if applied else "schema is up to date, nothing to apply")
+    if sketched:
+        print(f"{sketched} memories sketched")
     return 0
 
 
@@ -141,6 +146,21 @@ def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
+    import numpy as np
+
+    from hippograph.embedding import Embedder
+    from hippograph.sketch import fit_basis
+
+    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads)
+    if not 0 < args.dimensions < embedder.dimension:
+        raise ConfigError(f"--dimensions must be between 1 and {embedder.dimension - 1}, got {args.dimensions}")
+    basis = fit_basis(embedder, embedder.vocabulary(), args.dimensions)
+    np.save(args.out, basis, allow_pickle=False)
+    print(f"sketch basis {basis.shape[0]}x{basis.shape[1]} for {settings.embedding_model} written to {args.out}")
+    return 0
+
+
 def _index_dimension(services) -> int | None:
     from hippograph.graph import server
 
@@ -192,6 +212,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     reembedding = sub.add_parser("reembed", help="make every memory's vector again with the configured model")
     reembedding.set_defaults(run=cmd_reembed)
+
+    sketching = sub.add_parser("sketch-basis", help="fit the sketch basis of the configured model (see hippograph.sketch)")
+    sketching.add_argument("--out", required=True, metavar="FILE", help="where to write the basis (.npy)")
+    sketching.add_argument("--dimensions", type=int, default=SKETCH_DIMENSIONS,
+                           help=f"sketch dimensions (default {SKETCH_DIMENSIONS})")
+    sketching.set_defaults(run=cmd_sketch_basis)
 
     from hippograph.bench import add_parser as add_bench_parser
 

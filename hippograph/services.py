@@ -50,7 +50,8 @@ def migration_parameters(embedder: Embedder) -> dict[str, object]:
 def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]:
     driver = connect(settings, verify=verify)
     try:
-        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads)
+        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
+                            sketch_basis=settings.sketch_basis)
         audit = AuditLog(driver, settings.neo4j_database)
         try:
             yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit)

@@ -130,6 +130,7 @@ def _grow(
     rng = random.Random(size)
     started = time.perf_counter()
     created = 0
+    sketches = dict(zip(vectors, services.embedder.sketches(np.array(list(vectors.values()), dtype=np.float32))))
     with services.driver.session(database=services.database) as session:
         for i in range(USERS):
             uid = user_id(i)
@@ -147,6 +148,7 @@ def _grow(
                     "createdAt": (EPOCH + timedelta(minutes=n * 5)).isoformat(), "relevance": 1.0,
                     "tokens": services.tokens.count(text), "summaryTokens": None, "attributes": None,
                     "contentHash": memory_id, "embedding": vectors[text].tolist(),
+                    "sketch": sketches[text],
                 })
                 links += [{"memoryId": memory_id, "userId": uid, "type": kind.value, "name": name,
                            "normName": normalise_name(name)} for kind, name in mentions[text]]
@@ -180,10 +182,11 @@ def _measure(services: Services, questions: Sequence[str], queries: int, progres
             "mean": round(sum(values) / len(values), 2)}
 
     probe = questions[WARM_UP]
-    embedding = services.embedder.embed_one(probe).tolist()
+    vector = services.embedder.embed_one(probe)
     profiled = recall_cypher.profile_recall(
         services.driver, services.database,
-        build_query(hybrid, Scope(user_id(0)), probe, embedding, NOW, list(Tier)),
+        build_query(hybrid, Scope(user_id(0)), probe, vector.tolist(), NOW, list(Tier),
+                    sketch=services.embedder.sketches(vector[None])[0]),
     )
     return {
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),

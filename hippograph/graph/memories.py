@@ -23,6 +23,18 @@ MEMORY_FIELDS = """
   attributes: m.attributes, labels: [l IN labels(m) WHERE l <> 'Memory']
 """
 
+# A memory's vector and its sketch (``hippograph.sketch``; a row's sketch is null when the model has
+# no sketch basis, and then the memory keeps none), for `m` and its `row`.
+SET_VECTORS = """
+CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+SET m.sketch = null
+WITH m, row
+CALL (m, row) {
+  WITH * WHERE row.sketch IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
+}
+"""
+
 CREATE_MEMORIES = """
 UNWIND $rows AS row
 MERGE (user:User {id: row.userId})
@@ -37,9 +49,9 @@ CREATE (m:Memory {
 SET m:$(row.labels)
 CREATE (user)-[:REMEMBERS]->(m)
 WITH m, row
-CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+__SET_VECTORS__
 RETURN count(m) AS created
-"""
+""".replace("__SET_VECTORS__", SET_VECTORS)
 
 # Taking the user's node for write serialises that user's writers: capacity checks
 # and compression then see a tier no concurrent write is changing.
@@ -166,7 +178,21 @@ LIMIT $limit
 SET_EMBEDDINGS = """
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id, userId: row.userId})
-CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
+__SET_VECTORS__
+""".replace("__SET_VECTORS__", SET_VECTORS)
+
+# Sketching a store written before sketches (``hippograph migrate``): memories with a vector and no sketch.
+PAGE_UNSKETCHED = """
+MATCH (m:Memory) WHERE m.id > $after AND m.sketch IS NULL AND m.embedding IS NOT NULL
+RETURN m.id AS id, m.userId AS userId, m.embedding AS embedding
+ORDER BY m.id
+LIMIT $limit
+"""
+
+SET_SKETCHES = """
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id, userId: row.userId})
+CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
 """
 
 
@@ -175,7 +201,16 @@ def page_by_id(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str,
 
 
 def set_embeddings(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None:
+    """Set each row's memory's vector and sketch (rows: id, userId, embedding, sketch)."""
     tx.run(SET_EMBEDDINGS, rows=list(rows)).consume()
+
+
+def page_unsketched(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in tx.run(PAGE_UNSKETCHED, after=after, limit=limit)]
+
+
+def set_sketches(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None:
+    tx.run(SET_SKETCHES, rows=list(rows)).consume()
 
 
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:

@@ -5,8 +5,10 @@ It runs in one read transaction and, in order:
 1. measures how many memories the caller owns, through the ``memory_user`` index,
    counting no further than just past ``exactScanLimit``;
 2. **vector candidates** — for a caller owning at most ``exactScanLimit`` memories,
-   an exact ``vector.similarity.cosine`` over every in-scope memory (reached through
-   ``memory_user``); for a larger one, the ``memory_embedding`` index asked for ``k``
+   a scan of every in-scope memory (reached through ``memory_user``) ranked by the
+   cosine of its ``sketch`` (``hippograph.sketch``), and the exact
+   ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
+   ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding`` index asked for ``k``
    scaled by the store's size over the caller's share (so that about ``overfetch``
    times ``k`` in-scope hits survive the scope filter), capped at ``maxFetch``. A
    vector index returns a global top-k before any filter, which for a small owner
@@ -79,6 +81,12 @@ CALL (owned) {
     WITH owned WHERE $embedding IS NOT NULL AND owned <= $exactScanLimit
     MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
     WHERE __IN_SCOPE__
+    // Rough order by sketch (a memory without one: by its vector); exact cosine for the best of each pool.
+    WITH m, CASE WHEN $sketch IS NULL OR m.sketch IS NULL THEN vector.similarity.cosine(m.embedding, $embedding)
+                 ELSE vector.similarity.cosine(m.sketch, $sketch) END AS rough
+    ORDER BY rough DESC
+    WITH CASE WHEN $poolPerTier THEN m.tier ELSE '' END AS pool, collect(m)[..$rescoreK] AS best
+    UNWIND best AS m
     RETURN m, vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 AS cosine
   UNION ALL
     WITH owned WHERE $embedding IS NOT NULL AND owned > $exactScanLimit
@@ -208,6 +216,9 @@ class RecallQuery:
     tier_first: bool
     limit: int
     exact_scan_limit: int = 5000
+    sketch: Sequence[float] | None = None
+    rescore_k: int = 150
+    pool_per_tier: bool = False
     overfetch: float = 3.0
     max_fetch: int = 5000
     query_words: Sequence[str] = ()
@@ -224,7 +235,9 @@ class RecallQuery:
             "graphK": self.graph_k, "seedK": self.seed_k, "precedingShare": float(self.preceding_share),
             "maxHops": self.max_hops, "halfLifeDays": float(self.half_life_days), "floor": float(self.floor),
             "tierFirst": self.tier_first, "tierRank": {"SESSION": 0, "PROJECT": 1, "LONG_TERM": 2},
-            "limit": self.limit, "exactScanLimit": self.exact_scan_limit, "overfetch": float(self.overfetch),
+            "limit": self.limit, "exactScanLimit": self.exact_scan_limit,
+            "sketch": list(self.sketch) if self.sketch is not None else None, "rescoreK": self.rescore_k,
+            "poolPerTier": self.pool_per_tier, "overfetch": float(self.overfetch),
             "maxFetch": self.max_fetch, "queryWords": list(self.query_words),
             "memoryTextQuery": self.memory_text_query, "entityNameQuery": self.entity_name_query, "speakerMatch": self.speaker_match,
             "mentionShare": float(self.mention_share),
@@ -245,7 +258,8 @@ def recall_statement(max_hops: int) -> str:
 
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:
     """The ranked candidate rows, best first, each with its score components."""
-    return [record.data() for record in tx.run(recall_statement(query.max_hops), query.parameters())]
+    # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
+    return [dict(record) for record in tx.run(recall_statement(query.max_hops), query.parameters())]
 
 
 def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:

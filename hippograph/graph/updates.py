@@ -7,7 +7,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph.memories import MEMORY_FIELDS
+from hippograph.graph.memories import MEMORY_FIELDS, SET_VECTORS
 
 MEMORY_FOR_UPDATE = """
 MATCH (m:Memory {id: $id, userId: $userId})
@@ -30,8 +30,8 @@ SET m.content = coalesce($content, m.content),
     m.updatedAt = datetime($at)
 WITH m
 CALL (m) {{
-  WITH m WHERE $embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
+  WITH m, {{embedding: $embedding, sketch: $sketch}} AS row WHERE row.embedding IS NOT NULL
+  {SET_VECTORS.strip()}
 }}
 RETURN m {{ {MEMORY_FIELDS} }} AS memory
 """
@@ -57,6 +57,7 @@ def update_memory(
     content_hash: str | None = None,
     tokens: int | None = None,
     embedding: Sequence[float] | None = None,
+    sketch: Sequence[float] | None = None,
     set_summary: bool = False,
     summary: str | None = None,
     summary_tokens: int | None = None,
@@ -64,7 +65,8 @@ def update_memory(
 ) -> dict[str, Any]:
     record = tx.run(
         UPDATE_MEMORY, userId=user_id, id=memory_id, at=at, content=content, contentHash=content_hash, tokens=tokens,
-        embedding=list(embedding) if embedding is not None else None, setSummary=set_summary, summary=summary,
+        embedding=list(embedding) if embedding is not None else None,
+        sketch=list(sketch) if sketch is not None else None, setSummary=set_summary, summary=summary,
         summaryTokens=summary_tokens, relevance=relevance,
     ).single()
     return dict(record["memory"])

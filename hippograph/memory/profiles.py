@@ -163,6 +163,9 @@ class RecallProfile:
     # A caller owning at most this many memories gets an exact cosine scan of their scope;
     # a larger one the vector index, asked for overfetch × vector_k × (store / owned), capped.
     exact_scan_limit: int = 5000
+    # That scan ranks by each memory's sketch (hippograph.sketch) and takes the exact cosine of the
+    # best rescore_k only — per tier when the profile searches per tier. It must cover vector_k.
+    rescore_k: int = 150
     overfetch: float = 3.0
     max_fetch: int = 5000
     # Re-rank with the cross-encoder when one is configured.
@@ -183,6 +186,8 @@ class RecallProfile:
         for name in ("vector_k", "keyword_k", "anchor_k", "graph_k", "seed_k", "candidates", "summary_tokens", "exact_scan_limit"):
             if getattr(self, name) < 0:
                 raise ProfileError(f"{name} must not be negative, got {getattr(self, name)}")
+        if self.rescore_k < self.vector_k:
+            raise ProfileError(f"rescore_k ({self.rescore_k}) must be at least vector_k ({self.vector_k})")
         if not self.sources:
             raise ProfileError(f"profile {self.name!r} has no candidate source")
 

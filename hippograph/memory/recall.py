@@ -142,9 +142,11 @@ def recall(
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
         return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
 
-    embedding = services.embedder.embed_one(query).tolist() if chosen.uses_embedding else None
+    vector = services.embedder.embed_one(query) if chosen.uses_embedding else None
+    embedding = vector.tolist() if vector is not None else None
+    sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
     embedded = time.perf_counter()
-    request = build_query(chosen, scope, query, embedding, now, searched)
+    request = build_query(chosen, scope, query, embedding, now, searched, sketch=sketch)
     with services.driver.session(database=services.database, default_access_mode="READ") as session:
         rows = session.execute_read(recall_cypher.recall_candidates, request)
     queried = time.perf_counter()
@@ -171,6 +173,7 @@ def build_query(
     embedding: Sequence[float] | None,
     now: datetime,
     tiers: Sequence[Tier],
+    sketch: Sequence[float] | None = None,
 ) -> recall_cypher.RecallQuery:
     """The recall statement's parameters for a profile, scope and query."""
     if profile.tier_search is not None:
@@ -186,6 +189,7 @@ def build_query(
         session_id=scope.session_id,
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
+        sketch=sketch,
         memory_text_query=lucene.owned_query(scope.user_id, keywords, MEMORY_TEXT_FIELDS),
         entity_name_query=lucene.owned_query(scope.user_id, keywords, ENTITY_NAME_FIELDS),
         now=now,
@@ -205,6 +209,8 @@ def build_query(
         tier_first=profile.tier_first,
         limit=profile.candidates,
         exact_scan_limit=profile.exact_scan_limit,
+        rescore_k=profile.rescore_k,
+        pool_per_tier=profile.tier_search is not None,
         overfetch=profile.overfetch,
         max_fetch=profile.max_fetch,
         query_words=lucene.words(query),

@@ -257,6 +257,7 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
                 "contentHash": content_hash(item.tier, scope, scrubbed.text),
                 "speaker": speaker_of(item.attributes),
                 "embedding": None,
+                "sketch": None,
             },
             redacted=redacted,
             entities=entities,
@@ -264,8 +265,9 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
             derived_from=list(item.derived_from),
         ))
     vectors = services.embedder.embed_documents([p.row["content"] for p in prepared])
-    for p, vector in zip(prepared, vectors):
+    for p, vector, sketch in zip(prepared, vectors, services.embedder.sketches(vectors)):
         p.row["embedding"] = vector.tolist()
+        p.row["sketch"] = sketch
     return prepared
 
 

@@ -58,7 +58,9 @@ def update_memory(
     scrubbed = secrets.enforce(content, policy) if content is not None else None
     new_summary = secrets.enforce(summary, policy) if isinstance(summary, str) and summary.strip() else None
     redacted = sorted(set(scrubbed.kinds if scrubbed else []) | set(new_summary.kinds if new_summary else []))
-    embedding = services.embedder.embed_documents([scrubbed.text])[0].tolist() if scrubbed is not None else None
+    vectors = services.embedder.embed_documents([scrubbed.text]) if scrubbed is not None else None
+    embedding = vectors[0].tolist() if vectors is not None else None
+    sketch = services.embedder.sketches(vectors)[0] if vectors is not None else None
     at = (now or datetime.now(timezone.utc)).isoformat()
 
     def write(tx: ManagedTransaction) -> Updated:
@@ -78,7 +80,7 @@ def update_memory(
             duplicate = memory_cypher.find_by_hash(tx, user_id, digest)
             if duplicate is not None and duplicate != memory_id:
                 raise InvalidInput(f"memory {duplicate} already holds this content")
-            changes.update(content=scrubbed.text, content_hash=digest, tokens=tokens, embedding=embedding)
+            changes.update(content=scrubbed.text, content_hash=digest, tokens=tokens, embedding=embedding, sketch=sketch)
         if summary is not _KEEP:
             text = new_summary.text if new_summary is not None else None
             changes.update(set_summary=True, summary=text, summary_tokens=services.tokens.count(text) if text else None)

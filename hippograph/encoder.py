@@ -1,0 +1,139 @@
+"""The encoder's forward pass, packed: many passages in one sequence, each attending only to itself.
+
+A memory's vector is the mean of its passages (``hippograph.embedding``). Encoding
+them as a padded batch pads every passage to the longest; encoding them one call
+at a time reads the model's weights once per passage. Packed, the passages of a
+row sit end to end, each with its own [CLS]…[SEP], position ids restarting at 0
+and a block-diagonal attention mask, so each token sees exactly what it would see
+if its passage were encoded alone: the vectors are the same (measured: largest
+difference 2e-7 on LoCoMo turns) for the cost of one sequence of their total
+length. Measured on one thread, per LoCoMo turn of about 3.4 passages, p50 / p95:
+18.7 / 37.2 ms as a padded batch through sentence-transformers, 13.0 / 23.4 ms packed.
+
+The module is traced and frozen with TorchScript once at load (about 0.4 s), which
+takes the Python dispatch of the eager model off every call (a query: 8.7 → 6.9 ms
+p50), and checked against the eager model before it is used.
+
+Only a BERT encoder followed by mean pooling takes this path (the shipped model);
+``PackedEncoder.supports`` says whether a loaded sentence-transformers model is one.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Tokens per packed row. Attention grows with the square of a row's length; at 256 it
+# is a few per cent of the row's cost. A passage longer than the model's limit is cut
+# to it, as sentence-transformers cuts it, so no passage needs more than one row.
+ROW_TOKENS = 256
+ROWS_PER_CALL = 16
+TRACE_TOLERANCE = 1e-4
+
+
+class PackedEncoder:
+    """Mean-pooled, L2-normalised vectors of passages, packed into rows of at most ``ROW_TOKENS`` tokens."""
+
+    def __init__(self, sentence_model: Any) -> None:
+        import torch
+
+        self._torch = torch
+        self._tokenizer = sentence_model.tokenizer
+        self._max_length = int(sentence_model.max_seq_length)
+        self._row_tokens = max(ROW_TOKENS, self._max_length)
+        eager = copy.deepcopy(sentence_model[0].auto_model).eval()
+        eager.config.return_dict = False
+        self._model = self._traced(eager)
+
+    @staticmethod
+    def supports(sentence_model: Any) -> bool:
+        """A BERT encoder, mean pooling, and nothing after it but normalisation."""
+        modules = list(sentence_model)
+        if len(modules) not in (2, 3) or type(modules[0]).__name__ != "Transformer":
+            return False
+        pooling = modules[1]
+        if type(pooling).__name__ != "Pooling" or getattr(pooling, "pooling_mode", None) != "mean":
+            return False
+        if len(modules) == 3 and type(modules[2]).__name__ != "Normalize":
+            return False
+        return type(getattr(modules[0], "auto_model", None)).__name__ == "BertModel"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """An (n, dimension) float32 array: each text encoded as if alone, mean-pooled and normalised."""
+        torch = self._torch
+        token_ids = self._tokenizer(list(texts), truncation=True, max_length=self._max_length)["input_ids"]
+        rows = _pack([len(ids) for ids in token_ids], self._row_tokens)
+        pooled: list[Any] = [None] * len(token_ids)
+        with torch.inference_mode():
+            for start in range(0, len(rows), ROWS_PER_CALL):
+                batch = rows[start:start + ROWS_PER_CALL]
+                hidden = self._model(*self._inputs(batch, token_ids))[0]
+                for row_index, row in enumerate(batch):
+                    offset = 0
+                    for text_index in row:
+                        length = len(token_ids[text_index])
+                        pooled[text_index] = hidden[row_index, offset:offset + length].mean(dim=0)
+                        offset += length
+            vectors = torch.nn.functional.normalize(torch.stack(pooled), dim=1)
+        return vectors.numpy().astype(np.float32, copy=False)
+
+    def _inputs(self, rows: Sequence[Sequence[int]], token_ids: Sequence[Sequence[int]]) -> tuple[Any, ...]:
+        """input_ids, the block-diagonal attention mask, token_type_ids and position_ids of packed rows."""
+        torch = self._torch
+        width = max(sum(len(token_ids[i]) for i in row) for row in rows)
+        ids = torch.zeros((len(rows), width), dtype=torch.long)
+        positions = torch.zeros_like(ids)
+        # Padding is a passage of its own (-1): it attends to itself and nothing attends to it.
+        passage = torch.full_like(ids, -1)
+        for row_index, row in enumerate(rows):
+            offset = 0
+            for text_index in row:
+                length = len(token_ids[text_index])
+                ids[row_index, offset:offset + length] = torch.tensor(token_ids[text_index])
+                positions[row_index, offset:offset + length] = torch.arange(length)
+                passage[row_index, offset:offset + length] = text_index
+                offset += length
+        mask = (passage[:, :, None] == passage[:, None, :])[:, None]
+        return ids, mask, torch.zeros_like(ids), positions
+
+    def _traced(self, eager: Any) -> Any:
+        """The model traced and frozen, if it gives the eager model's output; else the eager model."""
+        torch = self._torch
+        probe = ["Caroline: I went to the support group yesterday.", "It was powerful!", "ok"]
+        token_ids = self._tokenizer(probe, truncation=True, max_length=self._max_length)["input_ids"]
+        # Two rows, one with two passages and padding: the trace must not bake in an all-true mask.
+        inputs = self._inputs([[0, 1], [2]], token_ids)
+        try:
+            with torch.inference_mode(), warnings.catch_warnings():
+                # The tracer warns about every Python branch it records; the check below is what counts.
+                warnings.simplefilter("ignore")
+                traced = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(eager, inputs, strict=False).eval()))
+                check = self._inputs([[2, 0], [1]], token_ids)
+                difference = float((traced(*check)[0] - eager(*check)[0]).abs().max())
+        except Exception as exc:  # tracing is best effort: the eager model is always right
+            log.warning("encoder not traced (%s); using the eager model", exc)
+            return eager
+        if difference > TRACE_TOLERANCE:
+            log.warning("traced encoder differs from the eager model by %.2g; using the eager model", difference)
+            return eager
+        return traced
+
+
+def _pack(lengths: Sequence[int], capacity: int) -> list[list[int]]:
+    """Indices of passages grouped into rows of at most ``capacity`` tokens, in order (next fit)."""
+    rows: list[list[int]] = []
+    used = capacity
+    for index, length in enumerate(lengths):
+        if used + length > capacity:
+            rows.append([])
+            used = 0
+        rows[-1].append(index)
+        used += length
+    return rows

@@ -10,7 +10,8 @@ A query names one thing, and a memory of several sentences embedded whole is
 pulled toward the average of everything it says; the mean of its sentences keeps
 each of them closer to a query about it. Measured on LoCoMo (760 questions, vector
 signal alone): Recall@10 0.510 embedding each turn whole, 0.607 as the mean of its
-sentences (bench/REPORT.md). A query is embedded whole.
+sentences (bench/REPORT.md). A query is embedded whole, by the quantized query encoder
+(``hippograph.encoder``).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def resolve_model(name: str) -> tuple[str, bool]:
 
 
 class Embedder:
-    """Encodes texts in batches; keeps recent single-text results (queries repeat)."""
+    """Encodes memories in batches (``embed``, ``embed_documents``) and queries one at a time
+    (``embed_query``, which keeps recent results: queries repeat)."""
 
     def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "") -> None:
         location, local = resolve_model(model)
@@ -99,7 +101,9 @@ class Embedder:
             self._model = SentenceTransformer(location, device="cpu", local_files_only=local)
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
-        self._packed = PackedEncoder(self._model) if PackedEncoder.supports(self._model) else None
+        packed = PackedEncoder.supports(self._model)
+        self._packed = PackedEncoder(self._model) if packed else None
+        self._query = PackedEncoder(self._model, quantized=True) if packed else None
         self.name = model
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size
@@ -147,13 +151,14 @@ class Embedder:
         """The tokenizer's vocabulary: what ``hippograph sketch-basis`` samples words from."""
         return list(self._model.tokenizer.get_vocab())
 
-    def embed_one(self, text: str) -> np.ndarray:
+    def embed_query(self, text: str) -> np.ndarray:
+        """A query's vector, by the query encoder (``hippograph.encoder``: int8, one text per call)."""
         with self._lock:
             hit = self._cache.get(text)
             if hit is not None:
                 self._cache.move_to_end(text)
                 return hit
-        vector = self.embed([text])[0]
+        vector = self._query.encode([text])[0] if self._query is not None else self.embed([text])[0]
         with self._lock:
             self._cache[text] = vector
             if len(self._cache) > self._cache_size:

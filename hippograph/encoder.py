@@ -14,6 +14,16 @@ The module is traced and frozen with TorchScript once at load (about 0.4 s), whi
 takes the Python dispatch of the eager model off every call (a query: 8.7 → 6.9 ms
 p50), and checked against the eager model before it is used.
 
+A query's encoder (``quantized=True``) has its linear layers quantized to int8 —
+weights per output channel, activations per call (PyTorch dynamic quantization):
+a question encodes in 1.2 ms instead of 6.5 ms (p50, one thread), because on this
+CPU a short sequence's cost is reading the weights. Its vectors lie within cosine
+0.98 (mean; 0.968 at worst) of the full-precision ones, and on LoCoMo (760
+questions, vector signal alone, memories encoded in full precision) they retrieve
+as well: Recall@10 0.616 against 0.606, Hit@1 0.295 against 0.288. An activation
+scale comes from the whole call, so a query is always encoded alone: its vector
+depends on its text only. Memories keep the full-precision encoder.
+
 Only a BERT encoder followed by mean pooling takes this path (the shipped model);
 ``PackedEncoder.supports`` says whether a loaded sentence-transformers model is one.
 """
@@ -41,7 +51,7 @@ TRACE_TOLERANCE = 1e-4
 class PackedEncoder:
     """Mean-pooled, L2-normalised vectors of passages, packed into rows of at most ``ROW_TOKENS`` tokens."""
 
-    def __init__(self, sentence_model: Any) -> None:
+    def __init__(self, sentence_model: Any, quantized: bool = False) -> None:
         import torch
 
         self._torch = torch
@@ -50,6 +60,7 @@ class PackedEncoder:
         self._row_tokens = max(ROW_TOKENS, self._max_length)
         eager = copy.deepcopy(sentence_model[0].auto_model).eval()
         eager.config.return_dict = False
+        self.quantized = quantized and self._quantize(eager)
         self._model = self._traced(eager)
 
     @staticmethod
@@ -102,6 +113,21 @@ class PackedEncoder:
                 offset += length
         mask = (passage[:, :, None] == passage[:, None, :])[:, None]
         return ids, mask, torch.zeros_like(ids), positions
+
+    def _quantize(self, eager: Any) -> bool:
+        """Quantize the linear layers of ``eager`` in place; False (and full precision) where PyTorch cannot."""
+        torch = self._torch
+        try:
+            from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+
+            with warnings.catch_warnings():
+                # Deprecation notices about the torch.ao namespace; the check in _traced is what counts.
+                warnings.simplefilter("ignore")
+                quantize_dynamic(eager, {torch.nn.Linear: per_channel_dynamic_qconfig}, dtype=torch.qint8, inplace=True)
+        except Exception as exc:  # no quantized engine on this CPU, or a PyTorch without torch.ao
+            log.warning("query encoder not quantized (%s); using full precision", exc)
+            return False
+        return True
 
     def _traced(self, eager: Any) -> Any:
         """The model traced and frozen, if it gives the eager model's output; else the eager model."""

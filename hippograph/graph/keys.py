@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from neo4j import ManagedTransaction, Transaction
+from neo4j import ManagedTransaction, Session
 
 KEY_FIELDS = "id: key.id, userId: key.userId, role: key.role, revoked: key.revoked, createdAt: key.createdAt, revokedAt: key.revokedAt"
 
@@ -44,7 +44,7 @@ def create_key(tx: ManagedTransaction, key_id: str, key_hash: str, user_id: str,
     return dict(tx.run(CREATE_KEY, id=key_id, hash=key_hash, userId=user_id, role=role).single()["key"])
 
 
-def find_active_key(tx: ManagedTransaction | Transaction, key_hash: str) -> dict[str, Any] | None:
+def find_active_key(tx: ManagedTransaction | Session, key_hash: str) -> dict[str, Any] | None:
     record = tx.run(FIND_ACTIVE_KEY, hash=key_hash).single()
     return dict(record) if record else None
 

@@ -5,7 +5,7 @@ It runs in one read transaction and, in order:
 1. measures how many memories the caller owns, through the ``memory_user`` index,
    counting no further than just past ``exactScanLimit``;
 2. **vector candidates** — for a caller owning at most ``exactScanLimit`` memories,
-   a scan of every in-scope memory (reached through ``memory_user``) ranked by the
+   a scan of every in-scope memory (reached through ``memory_user``), ranked by the
    cosine of its ``sketch`` (``hippograph.sketch``), and the exact
    ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
    ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding`` index asked for ``k``
@@ -63,7 +63,7 @@ IN_SCOPE = """
   NOT coalesce(m.archived, false) AND m.validUntil IS NULL AND m.tier IN $tiers
   AND CASE m.tier
         WHEN 'LONG_TERM' THEN true
-        WHEN 'PROJECT' THEN m.projectId = $projectId OR ($projectId IS NULL AND $sessionId IS NULL)
+        WHEN 'PROJECT' THEN ($projectId IS NULL AND $sessionId IS NULL) OR m.projectId = $projectId
         WHEN 'SESSION' THEN CASE
             WHEN $sessionId IS NOT NULL THEN m.sessionId = $sessionId
             WHEN $projectId IS NOT NULL THEN m.projectId = $projectId
@@ -217,7 +217,7 @@ class RecallQuery:
     limit: int
     exact_scan_limit: int = 5000
     sketch: Sequence[float] | None = None
-    rescore_k: int = 150
+    rescore_k: int = 100
     pool_per_tier: bool = False
     overfetch: float = 3.0
     max_fetch: int = 5000

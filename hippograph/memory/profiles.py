@@ -165,7 +165,7 @@ class RecallProfile:
     exact_scan_limit: int = 5000
     # That scan ranks by each memory's sketch (hippograph.sketch) and takes the exact cosine of the
     # best rescore_k only — per tier when the profile searches per tier. It must cover vector_k.
-    rescore_k: int = 150
+    rescore_k: int = 100
     overfetch: float = 3.0
     max_fetch: int = 5000
     # Re-rank with the cross-encoder when one is configured.

@@ -142,7 +142,7 @@ def recall(
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
         return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
 
-    vector = services.embedder.embed_one(query) if chosen.uses_embedding else None
+    vector = services.embedder.embed_query(query) if chosen.uses_embedding else None
     embedding = vector.tolist() if vector is not None else None
     sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
     embedded = time.perf_counter()

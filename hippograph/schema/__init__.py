@@ -13,7 +13,7 @@ from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
 from hippograph.schema.errors import code_of
-from hippograph.schema.extensions import ErrorCodes, OperationTiming, document_limits
+from hippograph.schema.extensions import ErrorCodes, OperationTiming, ValidDocuments, document_limits
 from hippograph.schema.root import Mutation, Query, Subscription
 
 log = logging.getLogger("hippograph.schema")
@@ -34,7 +34,7 @@ schema = HippographSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
-    extensions=[*document_limits(), ErrorCodes, OperationTiming],
+    extensions=[*document_limits(), ValidDocuments, ErrorCodes, OperationTiming],
 )
 
 __all__ = ["schema"]

@@ -51,6 +51,19 @@ def test_document_limits(alice: Client) -> None:
     assert alice.codes(" ".join(["{", *["__typename"] * 10, "}"])) == []
 
 
+def test_a_refused_document_is_refused_every_time_and_a_valid_one_answers_every_time(alice: Client) -> None:
+    # Valid documents are parsed and validated once (ValidDocuments); refused ones are never kept.
+    too_deep, tokens = nested(limits.MAX_DEPTH), " ".join(["__typename"] * (limits.MAX_TOKENS + 1))
+    for _ in range(3):
+        assert alice.codes(too_deep) == ["LIMIT_EXCEEDED"]
+        assert alice.codes(f"{{ {tokens} }}") == ["LIMIT_EXCEEDED"]
+        assert alice.codes("{ nosuchfield }") == ["BAD_USER_INPUT"]
+    valid = '{ tierUsage(project: "lim") { tier items } }'
+    first = alice.data(valid)
+    for _ in range(3):
+        assert alice.data(valid) == first
+
+
 def test_page_size_and_depth_limits(alice: Client, seeded: dict[str, Any]) -> None:
     over = limits.MAX_PAGE + 1
     assert alice.codes(f"{{ memories(first: {over}) {{ nodes {{ id }} }} }}") == ["LIMIT_EXCEEDED"]

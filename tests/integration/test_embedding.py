@@ -20,7 +20,23 @@ def test_vectors_are_unit_length_and_batches_agree_with_singles(services: Servic
     assert batch.shape == (3, 384) and batch.dtype == np.float32
     assert np.allclose(np.linalg.norm(batch, axis=1), 1.0, atol=1e-5)
     for text, row in zip(texts, batch):
-        assert np.allclose(services.embedder.embed_one(text), row, atol=1e-5)
+        assert np.allclose(services.embedder.embed([text])[0], row, atol=1e-5)
+
+
+def test_a_query_vector_is_close_to_the_full_precision_one_and_depends_on_its_text_only(services: Services) -> None:
+    embedder = services.embedder
+    assert embedder._query is not None and embedder._query.quantized
+    texts = ["which region hosts the primary database replica", "What did Caroline research?", "Use PostgreSQL 16"]
+    full = embedder.embed(texts)
+    for text, exact in zip(texts, full):
+        query = embedder.embed_query(text)
+        assert query.shape == (384,) and query.dtype == np.float32
+        assert abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
+        assert 0.95 < float(query @ exact) < 0.99999  # int8: close to the full-precision vector, not equal
+        # Encoded alone every time: the same text, the same vector, whatever was encoded before.
+        embedder._cache.clear()
+        embedder.embed_query("something else entirely, to change nothing")
+        assert np.array_equal(embedder._query.encode([text])[0], query)
 
 
 def test_similar_texts_are_closer_than_unrelated_ones(services: Services) -> None:
@@ -48,7 +64,7 @@ def test_a_memory_vector_is_the_normalised_mean_of_its_passages(services: Servic
 def test_a_query_about_one_sentence_is_closer_to_the_passage_mean_than_to_the_whole(services: Services) -> None:
     text = ("Melanie: The kids loved the camping trip. We roasted marshmallows and told stories. "
             "Also I finally finished the pottery class and made a bowl.")
-    query = services.embedder.embed_one("What did Melanie make in her pottery class?")
+    query = services.embedder.embed_query("What did Melanie make in her pottery class?")
     whole = services.embedder.embed([text])[0]
     mean = services.embedder.embed_documents([text])[0]
     assert float(query @ mean) > float(query @ whole)

@@ -46,7 +46,7 @@ def test_memory_written_with_a_real_embedding_is_found_by_both_indexes(clean_db:
             "WITH m CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)",
             id=ids[key], content=text, embedding=vector.tolist(), database_=services.database,
         )
-    query = services.embedder.embed_one("where do we store the authentication token?")
+    query = services.embedder.embed_query("where do we store the authentication token?")
     hits = services.driver.execute_query(
         "CALL db.index.vector.queryNodes('memory_embedding', 3, $q) YIELD node, score RETURN node.id AS id, score",
         q=query.tolist(), database_=services.database,

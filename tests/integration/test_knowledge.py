@@ -87,7 +87,7 @@ def test_a_new_preference_value_replaces_the_old_one(clean_db: Services) -> None
 
 def in_indexes(services: Services, text_query: str, vector_text: str) -> set[str]:
     found = {r["id"] for r in rows(services, "CALL db.index.fulltext.queryNodes('memory_text', $q) YIELD node RETURN node.id AS id", q=text_query)}
-    vector = services.embedder.embed_one(vector_text).tolist()
+    vector = services.embedder.embed_query(vector_text).tolist()
     found |= {r["id"] for r in rows(services, "CALL db.index.vector.queryNodes('memory_embedding', 50, $v) YIELD node RETURN node.id AS id", v=vector)}
     return found
 

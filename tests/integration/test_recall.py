@@ -133,7 +133,7 @@ def test_izanagi_budget_by_priority(izanagi_store: dict[str, str], clean_db: Ser
 
 def test_hanzo_per_tier_top_k_and_thresholds(clean_db: Services) -> None:
     query = "how do we roll back a failed deployment"
-    q = clean_db.embedder.embed_one(query)
+    q = clean_db.embedder.embed_query(query)
     cosines = {f"s{i:02d}": 0.40 + 0.01 * i for i in range(22)}  # session 0.40 … 0.61
     cosines |= {"s_low": 0.29, "p_in": 0.555, "p_out": 0.49, "l_in": 0.65, "l_out": 0.59}
     tiers = {k: "SESSION" if k.startswith("s") else "PROJECT" if k.startswith("p") else "LONG_TERM" for k in cosines}
@@ -169,7 +169,7 @@ class ReverseEncoder:
 
 def test_hanzo_reranks_with_a_cross_encoder_when_given(clean_db: Services) -> None:
     query = "which queue do we use"
-    q = clean_db.embedder.embed_one(query)
+    q = clean_db.embedder.embed_query(query)
     ids = write(clean_db, [{"key": k, "content": f"memory {k}", "tier": "SESSION"} for k in ("a", "b", "c")],
                 {"a": with_cosine(q, 0.9, 1), "b": with_cosine(q, 0.8, 2), "c": with_cosine(q, 0.7, 3)})
     encoder = ReverseEncoder()

@@ -35,7 +35,7 @@ VECTOR_ONLY = RecallProfile(
 def skewed(clean_db: Services) -> tuple[Services, np.ndarray, dict[str, dict[str, np.ndarray]]]:
     """3,000 memories: 'small' owns 30 (1 %), 'big' the rest, vectors spread around the query's."""
     services = clean_db
-    q = services.embedder.embed_one(QUERY)
+    q = services.embedder.embed_query(QUERY)
     rng = np.random.default_rng(7)
     owners = ["small"] * 30 + ["big"] * 2970
     rng.shuffle(owners)

@@ -114,7 +114,7 @@ def test_migrate_sketches_what_was_written_without_one(clean_db: Services) -> No
 
 
 def _exact_top(services: Services, rows: list[dict], query: str, k: int = 10) -> list[str]:
-    q = services.embedder.embed_one(query)
+    q = services.embedder.embed_query(query)
     scores = np.array([np.asarray(row["embedding"], dtype=np.float32) @ q for row in rows])
     return [rows[i]["id"] for i in np.argsort(-scores, kind="stable")[:k]]
 
@@ -131,7 +131,7 @@ def test_an_owner_past_the_rescore_pool_gets_the_exact_top_10(clean_db: Services
         found = [c.id for c in result.ranked[:10]]
         assert found == _exact_top(services, rows, query), query
         # The cosine that scores is the exact one, not the sketch's.
-        q = services.embedder.embed_one(query)
+        q = services.embedder.embed_query(query)
         by_id = {row["id"]: np.asarray(row["embedding"], dtype=np.float32) for row in rows}
         for candidate in result.ranked[:10]:
             assert candidate.cosine == pytest.approx(float(by_id[candidate.id] @ q), abs=1e-4)

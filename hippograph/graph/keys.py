@@ -44,8 +44,9 @@ def create_key(tx: ManagedTransaction, key_id: str, key_hash: str, user_id: str,
     return dict(tx.run(CREATE_KEY, id=key_id, hash=key_hash, userId=user_id, role=role).single()["key"])
 
 
-def find_active_key(tx: ManagedTransaction | Session, key_hash: str) -> dict[str, Any] | None:
-    record = tx.run(FIND_ACTIVE_KEY, hash=key_hash).single()
+def find_active_key(session: Session, key_hash: str) -> dict[str, Any] | None:
+    """One auto-commit read (see ``hippograph.memory.keys.authenticate``)."""
+    record = session.run(FIND_ACTIVE_KEY, hash=key_hash).single()
     return dict(record) if record else None
 
 

@@ -20,7 +20,7 @@ from hippograph.graph import sessions as session_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.store import MemoryInput, Remembered, remember
 from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import extract_remaining_facts
+from hippograph.memory.transcript import extract_remaining_facts, parse_attributes
 from hippograph.services import Services
 
 PROMOTE_AFTER_ACCESSES = 3
@@ -68,7 +68,7 @@ def promote(
         scope, tier = Scope(user_id), Tier.LONG_TERM
     else:
         scope, tier = Scope(user_id, project_id), Tier.PROJECT
-    attributes = json.loads(memory["attributes"]) if memory["attributes"] else {}
+    attributes = parse_attributes(memory["attributes"])
     return remember(services, scope, MemoryInput(
         content=memory["content"], tier=tier, kind=kind,
         relevance=float(memory["relevance"] if memory["relevance"] is not None else 1.0),

@@ -128,7 +128,7 @@ def remember(
             return duplicate
         plan = _compress_if_needed(services, tx, tier_scope, item.tier, tokens)
         memory_cypher.create_memories(tx, [prepared.row])
-        entity_ids = _attach(tx, scope.user_id, prepared)
+        entity_ids = _attach(tx, scope.user_id, [prepared])
         records_id = entity_ids.get(prepared.records_key) if prepared.records_key else None
         services.audit.record_in(
             tx, scope.user_id, "remember", [prepared.row["id"], *(plan.delete + plan.archive if plan else [])],
@@ -197,15 +197,7 @@ def _write_batch(
                 f"{tier.trigger:.0%} trigger; raise the tier's capacity or import less"
             )
     memory_cypher.create_memories(tx, [p.row for _, p in fresh])
-    entity_ids = entity_cypher.upsert_entities(tx, scope.user_id, [row for _, p in fresh for row in p.entities])
-    entity_cypher.mention_many(tx, scope.user_id, sorted({
-        (p.row["id"], entity_ids[row["key"]]) for _, p in fresh for row in p.entities if row["key"] != p.records_key
-    }))
-    for _, p in fresh:
-        if p.records_key is not None:
-            entity_cypher.records(tx, scope.user_id, p.row["id"], entity_ids[p.records_key])
-        if p.derived_from:
-            memory_cypher.derive(tx, scope.user_id, p.row["id"], p.derived_from)
+    _attach(tx, scope.user_id, [p for _, p in fresh])
     services.audit.record_in(
         tx, scope.user_id, "import", [p.row["id"] for _, p in fresh],
         f"{len(fresh)} memories, {len(batch) - len(fresh)} already stored",
@@ -337,15 +329,18 @@ def _entity_rows(scope: Scope, item: MemoryInput, text: str) -> tuple[list[dict[
     return list(rows.values()), records_key
 
 
-def _attach(tx: ManagedTransaction, user_id: str, prepared: _Prepared) -> dict[str, str]:
-    ids = entity_cypher.upsert_entities(tx, user_id, prepared.entities)
-    memory_id = prepared.row["id"]
-    mentioned = [ids[row["key"]] for row in prepared.entities if row["key"] != prepared.records_key]
-    entity_cypher.mention(tx, user_id, memory_id, mentioned)
-    if prepared.records_key is not None:
-        entity_cypher.records(tx, user_id, memory_id, ids[prepared.records_key])
-    if prepared.derived_from:
-        memory_cypher.derive(tx, user_id, memory_id, prepared.derived_from)
+def _attach(tx: ManagedTransaction, user_id: str, prepared: Sequence[_Prepared]) -> dict[str, str]:
+    """Link just-created memories to their entities (one upsert, one MENTIONS statement for all),
+    the entity each records, and the memories each derives from; returns entity ids by key."""
+    ids = entity_cypher.upsert_entities(tx, user_id, [row for p in prepared for row in p.entities])
+    entity_cypher.mention_many(tx, user_id, sorted({
+        (p.row["id"], ids[row["key"]]) for p in prepared for row in p.entities if row["key"] != p.records_key
+    }))
+    for p in prepared:
+        if p.records_key is not None:
+            entity_cypher.records(tx, user_id, p.row["id"], ids[p.records_key])
+        if p.derived_from:
+            memory_cypher.derive(tx, user_id, p.row["id"], p.derived_from)
     return ids
 
 

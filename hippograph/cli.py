@@ -17,6 +17,8 @@ from hippograph.sketch import SKETCH_DIMENSIONS
 # Errors whose message is the whole story: printed as one line, exit 1.
 USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, local_neo4j.LocalNeo4jError, MemoryRuleError)
 DOCUMENT_KINDS = ("session", "project", "long-term")
+# Who the audit tombstone of a `hippograph forget` says asked for it.
+CLI_ACTOR = "the command line"
 
 
 def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
@@ -86,6 +88,29 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
             print(f"key {key['id']} of user {key['userId']} is revoked")
     finally:
         driver.close()
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.memory import forget
+    from hippograph.memory.errors import NotFound
+    from hippograph.memory.tiers import check_scope_id
+    from hippograph.services import open_services
+
+    owner = args.id if args.scope == "user" else args.user
+    check_scope_id("user", owner)
+    check_scope_id(args.scope, args.id)
+    with open_services(settings) as services:
+        if args.scope == "session":
+            forgotten = forget.forget_session(services, owner, args.id, by=CLI_ACTOR)
+        elif args.scope == "project":
+            forgotten = forget.forget_project(services, owner, args.id, by=CLI_ACTOR)
+        else:
+            forgotten = forget.forget_user(services, owner, by=CLI_ACTOR)
+            if forgotten.nothing:
+                raise NotFound(f"user {owner} not found")
+    whose = "" if args.scope == "user" else f" of user {owner}"
+    print(f"forgot {args.scope} {args.id}{whose}: {forgotten.counts()}")
     return 0
 
 
@@ -193,6 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     revoke = keys_sub.add_parser("revoke", help="revoke a key for good")
     revoke.add_argument("id", help="the key's id (from `keys list`)")
     keys.set_defaults(run=cmd_keys)
+
+    forgetting = sub.add_parser("forget", help="erase a session, a project or a user with everything derived from them")
+    forget_sub = forgetting.add_subparsers(dest="scope", required=True, metavar="SCOPE")
+    for scope in ("session", "project"):
+        command = forget_sub.add_parser(scope, help=f"erase one of a user's {scope}s")
+        command.add_argument("id", metavar="ID", help=f"the {scope}'s id")
+        command.add_argument("--user", required=True, metavar="ID", help=f"the user the {scope} belongs to")
+    forget_sub.add_parser("user", help="erase a user, their keys and their audit log (a tombstone stays)").add_argument(
+        "id", metavar="ID", help="the user's id")
+    forgetting.set_defaults(run=cmd_forget)
 
     imports = sub.add_parser("import", help="import a session, project or long-term JSON document into the graph")
     imports.add_argument("kind", choices=DOCUMENT_KINDS)

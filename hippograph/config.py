@@ -52,6 +52,7 @@ class Settings:
     llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
     consolidate_every: int = _env_field("HIPPOGRAPH_CONSOLIDATE_EVERY", 0, "seconds between consolidation runs inside `hippograph serve` (0: off; run `hippograph consolidate` instead)")
     auth_cache_ms: int = _env_field("HIPPOGRAPH_AUTH_CACHE_MS", 0, "how long `hippograph serve` trusts a key it has checked, in ms (0: check every request, so a revocation holds at once); a key revoked by another process keeps working for up to this long")
+    request_timeout: int = _env_field("HIPPOGRAPH_REQUEST_TIMEOUT", 30, "seconds an HTTP GraphQL request may run before it is cut off with LIMIT_EXCEEDED")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod
@@ -76,6 +77,8 @@ class Settings:
                 raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
         if self.embedding_threads < 0:
             raise ConfigError(f"HIPPOGRAPH_EMBEDDING_THREADS must be 0 (torch's default) or more, got {self.embedding_threads}")
+        if self.request_timeout <= 0:
+            raise ConfigError(f"HIPPOGRAPH_REQUEST_TIMEOUT must be a positive whole number of seconds, got {self.request_timeout}")
         if self.auth_cache_ms < 0:
             raise ConfigError(f"HIPPOGRAPH_AUTH_CACHE_MS must be 0 (off) or a number of milliseconds, got {self.auth_cache_ms}")
         if self.consolidate_every < 0:

@@ -15,6 +15,7 @@ from hippograph.api.health import healthz, readyz
 from hippograph.api.metrics import Metrics, metrics_endpoint
 from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.api.periodic import consolidate_periodically
+from hippograph.api.sockets import watching
 from hippograph.config import Settings
 from hippograph.schema.events import EventBus
 from hippograph.memory.keys import CallerCache
@@ -31,7 +32,8 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
         app.state.callers = CallerCache(settings.auth_cache_ms / 1000.0) if settings.auth_cache_ms > 0 else None
         if services is not None:
             app.state.services = services
-            yield
+            async with watching(services) as app.state.sockets:
+                yield
             return
         with open_services(settings) as opened:
             app.state.services = opened
@@ -39,12 +41,13 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             if settings.consolidate_every > 0:
                 task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))
             try:
-                yield
+                async with watching(opened) as app.state.sockets:
+                    yield
             finally:
                 if task is not None:
                     task.cancel()
 
-    graphql = GraphQLEndpoint()
+    graphql = GraphQLEndpoint(settings.request_timeout)
     return Starlette(
         routes=[
             # Every method reaches the endpoint, so that one it does not serve is refused with a code too.

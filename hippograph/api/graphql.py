@@ -2,46 +2,102 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from cross_web import HTTPException
+from cross_web import AsyncHTTPRequestAdapter, HTTPException
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http import GraphQLRequestData
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types import ExecutionResult
 
+from hippograph.api import request_body
 from hippograph.api.auth import identify, key_from_headers, key_from_params
 from hippograph.schema import schema
 from hippograph.schema.context import Context
 from hippograph.schema.errors import ErrorCode
 from hippograph.schema.limits import MAX_SUBSCRIPTIONS_PER_CONNECTION
 
+# Seconds a client should wait before retrying while Neo4j is unavailable.
+RETRY_AFTER = 5
+
 
 class GraphQLEndpoint(GraphQL[Context, None]):
-    """Builds each request's ``Context`` — caller, fresh DataLoaders — from ``app.state``."""
+    """Builds each request's ``Context`` — caller, fresh DataLoaders — from ``app.state``; reads bodies
+    strictly (``request_body``); answers each HTTP request within ``timeout`` seconds, with the status
+    its errors call for."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float) -> None:
         super().__init__(
             schema,
             graphql_ide="graphiql",
             subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
             max_subscriptions_per_connection=MAX_SUBSCRIPTIONS_PER_CONNECTION,
         )
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
+        # The request runs as a task of its own, so that the answer can leave at the deadline even
+        # while a worker thread it waits on (which cannot be interrupted) is still busy.
+        running = asyncio.ensure_future(self.run(Request(scope=scope, receive=receive)))
         try:
-            response = await self.run(Request(scope=scope, receive=receive))
+            response = await asyncio.wait_for(asyncio.shield(running), self.timeout)
         except HTTPException as exc:
             # A request strawberry cannot take (a body that is not JSON, no query, a wrong method)
             # answers as a GraphQL error with a code, like every other error, not as plain text.
             response = request_error(exc.status_code, exc.reason)
+        except TimeoutError:
+            running.add_done_callback(_forget)
+            response = coded_error(ErrorCode.LIMIT_EXCEEDED, f"the request ran longer than {self.timeout:g} s and was cut off")
         await response(scope, receive, send)
+
+    def decode_json(self, data: str | bytes) -> object:
+        """A GET request's ``variables`` and ``extensions``, as strictly as a body (they are short)."""
+        try:
+            return request_body.decode_value(data)
+        except request_body.BodyError as exc:
+            raise HTTPException(exc.status, str(exc)) from None
+
+    async def parse_http_body(self, request: AsyncHTTPRequestAdapter) -> GraphQLRequestData | list[GraphQLRequestData]:
+        """A JSON body is read strictly (``request_body``) and in a worker thread: two megabytes of
+        JSON keep a reader busy for tens of milliseconds, which the event loop must not wait out."""
+        content_type = (request.content_type or "").lower()
+        refused = request_body.charset_error(content_type)
+        if refused is not None:
+            raise HTTPException(415, refused)
+        if request.method != "POST" or "application/json" not in content_type:
+            return await super().parse_http_body(request)
+        body = await request.get_body()
+        try:
+            return request_body.request_data(await run_in_threadpool(request_body.decode, body))
+        except request_body.BodyError as exc:
+            raise HTTPException(exc.status, str(exc)) from None
+
+    async def execute_single(  # noqa: PLR0917 - strawberry's signature
+        self, request: Request, request_adapter: AsyncHTTPRequestAdapter, sub_response: Response, context: Context,
+        root_value: None, request_data: GraphQLRequestData,
+    ) -> ExecutionResult:
+        """The result, with the HTTP status proxies and clients act on: 401 and a challenge for a
+        missing or refused key, 503 and when to retry while Neo4j is unavailable."""
+        result = await super().execute_single(request, request_adapter, sub_response, context, root_value, request_data)
+        codes = {(error.extensions or {}).get("code") for error in result.errors or ()}
+        response = sub_response
+        if ErrorCode.UNAVAILABLE.value in codes:
+            response.status_code = 503
+            response.headers["retry-after"] = str(RETRY_AFTER)
+        elif ErrorCode.UNAUTHENTICATED.value in codes:
+            response.status_code = 401
+            response.headers["www-authenticate"] = 'Bearer realm="hippograph"'
+        return result
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Context:
         state = request.app.state
@@ -53,7 +109,8 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         return context
 
     async def on_ws_connect(self, context: Context) -> dict[str, object] | None:
-        """Authenticate a WebSocket once, from connection_init (or the upgrade request's headers)."""
+        """Authenticate a WebSocket from connection_init (or the upgrade request's headers); the key
+        is checked again twice a second while the socket is open (``hippograph.api.sockets``)."""
         presented = key_from_params(context.connection_params)
         if presented is None and context.request is not None:
             presented = key_from_headers(context.request.headers)
@@ -62,11 +119,23 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             raise ConnectionRejectionError({"code": "UNAVAILABLE"})
         if context.caller is None:
             raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
+        # From now on the socket closes when its key is revoked or its user erased.
+        context.request.app.state.sockets.watch(context)
         return None
 
 
+def _forget(task: asyncio.Future[Response]) -> None:
+    """A request answered at its deadline finishes unheard; what it raised then is of no one's concern."""
+    if not task.cancelled():
+        task.exception()
+
+
 def request_error(status: int, reason: str) -> JSONResponse:
-    code = ErrorCode.NOT_FOUND if status == 404 else ErrorCode.BAD_USER_INPUT if 400 <= status < 500 \
-        else ErrorCode.INTERNAL_SERVER_ERROR
-    return JSONResponse({"data": None, "errors": [{"message": reason, "extensions": {"code": code.value}}]},
+    code = ErrorCode.NOT_FOUND if status == 404 else ErrorCode.LIMIT_EXCEEDED if status == 413 \
+        else ErrorCode.BAD_USER_INPUT if 400 <= status < 500 else ErrorCode.INTERNAL_SERVER_ERROR
+    return coded_error(code, reason, status)
+
+
+def coded_error(code: ErrorCode, message: str, status: int = 200) -> JSONResponse:
+    return JSONResponse({"data": None, "errors": [{"message": message, "extensions": {"code": code.value}}]},
                         status_code=status)

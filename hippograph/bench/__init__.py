@@ -1,6 +1,6 @@
-"""Benchmarks: recall quality on LoCoMo, recall latency at growing store sizes, the API under load.
+"""Benchmarks: recall quality on LoCoMo, recall latency at growing store sizes, the API under load and under attack.
 
-``hippograph bench locomo | fit | latency | api`` each write a JSON result and, next to
+``hippograph bench locomo | fit | latency | writes | api | fuzz`` each write a JSON result and, next to
 it, a markdown report with plots; ``REPORT.md`` in the same folder gathers every
 result found there (``hippograph.bench.report``).
 """
@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from hippograph.config import Settings
+from hippograph.config import ConfigError, Settings
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +51,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--queries", type=int, default=300, help="single-client recalls timed (default 300)")
     api.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts and questions (default the shared dev set)")
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+
+    fuzz = kinds.add_parser("fuzz", help="hostile requests made from the schema: no 5xx, no INTERNAL_SERVER_ERROR, "
+                                         "no state change by a refused request; exit 1 if any check failed")
+    fuzz.add_argument("--requests", type=int, default=5000, help="requests sent (default 5000)")
+    fuzz.add_argument("--seed", type=int, default=1, help="seed of the request generator (default 1)")
+    fuzz.add_argument("--bomb-depth", type=int, default=30, help="deepest fragment bomb sent (default 30)")
+    fuzz.add_argument("--url", help="a running server (default: start one); needs --key, and the same Neo4j")
+    fuzz.add_argument("--key", help="with --url: the API key of the user to fuzz as (its memory is written to)")
+    fuzz.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
     bench.set_defaults(run=run)
 
 
@@ -58,6 +67,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.bench import report
     from hippograph.services import open_services
 
+    if args.bench == "fuzz" and (args.url is None) != (args.key is None):
+        raise ConfigError("--url and --key go together: a running server and the key to fuzz it with")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
@@ -85,6 +96,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             rows = fit.extract(services, locomo.load(args.data), progress=progress)
             result = fit.fit(rows, floor=PROFILES["hybrid"].summary_above)
             result["data"] = [str(p) for p in args.data]
+        elif args.bench == "fuzz":
+            from hippograph.bench import fuzz
+
+            result = fuzz.run_bench(services, args.requests, args.seed, args.bomb_depth, args.url, args.key, progress)
         elif args.bench == "api":
             from hippograph.bench import api, latency
 
@@ -100,6 +115,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         from hippograph.bench import api
 
         written = api.write_report(out, result)
+    elif args.bench == "fuzz":
+        from hippograph.bench import fuzz
+
+        written = fuzz.write_report(out, result)
     elif args.bench == "writes":
         from hippograph.bench import writes
 
@@ -116,4 +135,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         written = report.write(out, args.bench, result)
     print(f"wrote {out} and {', '.join(str(p) for p in written)}")
+    if args.bench == "fuzz" and not result["passed"]:
+        from hippograph.bench import fuzz
+
+        print(fuzz.failed(result), file=sys.stderr)
+        return 1
     return 0

@@ -14,7 +14,7 @@ from neo4j import ManagedTransaction
 
 RECORD_ACCESS = """
 UNWIND $rows AS row
-MATCH (m:Memory {id: row.id})
+MATCH (m:Memory {id: row.id, userId: row.userId})
 SET m.accessCount = coalesce(m.accessCount, 0) + row.count,
     m.lastAccessedAt = CASE
       WHEN m.lastAccessedAt IS NULL OR m.lastAccessedAt < row.at THEN row.at
@@ -24,6 +24,7 @@ RETURN count(m) AS updated
 
 
 def record_access(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:
-    """Add ``count`` accesses at ``at`` (a datetime) to each memory ``id``; returns how many were found."""
+    """Add ``count`` accesses at ``at`` (a datetime) to each memory ``id`` of ``userId``; returns how many
+    were found (a memory of another user is not)."""
     record = tx.run(RECORD_ACCESS, rows=list(rows)).single()
     return int(record["updated"]) if record else 0

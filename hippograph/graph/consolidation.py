@@ -26,7 +26,8 @@ RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sess
        m.embedding AS embedding, m.createdAt AS createdAt, m.accessCount AS accessCount
 """
 
-# One survives; it takes over provenance, mentions, records, derived memories and accesses.
+# One survives; it takes over provenance (edges, and the sessions and turns it was said in), mentions,
+# records, derived memories and accesses.
 # Its attributes are computed by the caller (the union of both provenances) inside the same transaction.
 MERGE_DUPLICATE = """
 MATCH (keep:Memory {id: $keepId, userId: $userId}), (drop:Memory {id: $dropId, userId: $userId})
@@ -56,7 +57,11 @@ SET keep.accessCount = coalesce(keep.accessCount, 0) + coalesce(drop.accessCount
     keep.lastAccessedAt = CASE WHEN keep.lastAccessedAt IS NULL OR drop.lastAccessedAt > keep.lastAccessedAt
                                THEN drop.lastAccessedAt ELSE keep.lastAccessedAt END,
     keep.mergedFrom = coalesce(keep.mergedFrom, []) + drop.id,
-    keep.attributes = $attributes
+    keep.attributes = $attributes,
+    keep.sourceSessions = CASE WHEN drop.sourceSessions IS NULL THEN keep.sourceSessions ELSE
+      coalesce(keep.sourceSessions, []) + [s IN drop.sourceSessions WHERE NOT s IN coalesce(keep.sourceSessions, [])] END,
+    keep.sourceTurns = CASE WHEN drop.sourceTurns IS NULL THEN keep.sourceTurns ELSE
+      coalesce(keep.sourceTurns, []) + [t IN drop.sourceTurns WHERE NOT t IN coalesce(keep.sourceTurns, [])] END
 DETACH DELETE drop
 RETURN keep.id AS kept
 """

@@ -158,6 +158,7 @@ OPTIONAL MATCH (session)-[:HAS_TASK]->(task:Task)
 WITH session, collect(task) AS tasks
 FOREACH (task IN tasks | DETACH DELETE task)
 DETACH DELETE session
+RETURN count(*) AS deleted
 """
 
 DELETE_BARE_PROJECT = """
@@ -270,8 +271,9 @@ def reopen_entities(tx: ManagedTransaction, user_id: str, ids: Sequence[str], at
     return int(tx.run(REOPEN_ENTITIES, userId=user_id, ids=list(ids), at=at).single()["reopened"])
 
 
-def delete_session(tx: ManagedTransaction, user_id: str, session_id: str) -> None:
-    tx.run(DELETE_SESSION, userId=user_id, sessionId=session_id).consume()
+def delete_session(tx: ManagedTransaction, user_id: str, session_id: str) -> int:
+    """Delete the session node and its tasks; returns 1, or 0 when there was no such session."""
+    return int(tx.run(DELETE_SESSION, userId=user_id, sessionId=session_id).single()["deleted"])
 
 
 def delete_bare_project(tx: ManagedTransaction, user_id: str, project_id: str) -> None:

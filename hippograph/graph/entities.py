@@ -52,7 +52,7 @@ LINK = """
 MATCH (a:Entity {id: $fromId, userId: $userId}), (b:Entity {id: $toId, userId: $userId})
 MERGE (a)-[r:$($type)]->(b)
   ON CREATE SET r.userId = $userId, r.createdAt = datetime(), r.note = $note
-RETURN a.id AS fromId, b.id AS toId, type(r) AS type
+RETURN a.id AS fromId, b.id AS toId, type(r) AS type, r.note AS note
 """
 
 UNLINK = """

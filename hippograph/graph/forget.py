@@ -1,6 +1,9 @@
-"""Cypher for forgetting entities and whole users (memories: ``memories.DELETE_MEMORIES``)."""
+"""Cypher for forgetting entities, sessions, projects and whole users (memories: ``memories.DELETE_MEMORIES``)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -16,13 +19,66 @@ DETACH DELETE e
 RETURN count(*) AS deleted
 """
 
-# Everything a user owns, in bounded batches so a large user does not need one huge transaction.
+SESSION_TO_FORGET = """
+OPTIONAL MATCH (session:Session {userId: $userId, id: $sessionId})
+RETURN session IS NOT NULL AS exists, session.projectId AS projectId
+"""
+
+PROJECT_TO_FORGET = """
+OPTIONAL MATCH (project:Project {userId: $userId, id: $projectId})
+RETURN project IS NOT NULL AS exists,
+       COLLECT { MATCH (session:Session {userId: $userId, projectId: $projectId}) RETURN session.id } AS sessionIds
+"""
+
+# What sessions (and a project) own: their memories, whatever derives from their sessions — facts
+# and promoted memories, found by provenance in whichever tier they are now, or by the turns they
+# still point at — and the long-term rules generalised from any of these, which carry a member's text
+# (consolidation generalises again from what stays).
+SCOPE_MEMORIES = """
+MATCH (m:Memory {userId: $userId})
+WHERE m.sessionId IN $sessionIds
+   OR any(source IN coalesce(m.sourceSessions, []) WHERE source IN $sessionIds)
+   OR ($projectId IS NOT NULL AND m.projectId = $projectId)
+   OR EXISTS { MATCH (m)-[:DERIVED_FROM]->(turn:Turn) WHERE turn.sessionId IN $sessionIds }
+WITH collect(m) AS owned
+RETURN [m IN owned | m.id] + COLLECT {
+  UNWIND owned AS m
+  MATCH (rule:Memory {userId: $userId, tier: 'LONG_TERM', kind: 'rule'})-[:RELATED_TO]-(m)
+  WHERE NOT rule IN owned
+  RETURN DISTINCT rule.id
+} AS ids
+"""
+
+# Entities of the project's scope that no memory mentions or records any more (its memories are gone by now).
+DELETE_PROJECT_ENTITIES = """
+MATCH (e:Entity {userId: $userId, scopeKey: $projectId})
+WHERE NOT EXISTS { MATCH (:Memory)-[:MENTIONS|RECORDS]->(e) }
+WITH collect(e) AS bare
+WITH bare, [e IN bare | e.id] AS ids
+FOREACH (e IN bare | DETACH DELETE e)
+RETURN ids
+"""
+
+DELETE_PROJECT = """
+MATCH (project:Project {userId: $userId, id: $projectId})
+DETACH DELETE project
+RETURN count(*) AS deleted
+"""
+
+# Everything a user owns, in bounded batches so a large user does not need one huge transaction;
+# each batch says how many of each kind went (a task is part of its session's document).
 DELETE_USER_BATCH = """
 MATCH (n)
 WHERE n.userId = $userId AND (n:Memory OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
 WITH n LIMIT $batch
-DETACH DELETE n
-RETURN count(*) AS deleted
+WITH collect(n) AS doomed
+WITH doomed, {
+  memories: size([n IN doomed WHERE n:Memory]), entities: size([n IN doomed WHERE n:Entity]),
+  turns: size([n IN doomed WHERE n:Turn]), sessions: size([n IN doomed WHERE n:Session]),
+  projects: size([n IN doomed WHERE n:Project]), apiKeys: size([n IN doomed WHERE n:ApiKey])
+} AS counts
+FOREACH (n IN doomed | DETACH DELETE n)
+RETURN size(doomed) AS deleted, counts
 """
 
 DELETE_USER_NODE = """
@@ -50,8 +106,34 @@ def delete_entity(tx: ManagedTransaction, user_id: str, entity_id: str) -> int:
     return int(tx.run(DELETE_ENTITY, userId=user_id, id=entity_id).single()["deleted"])
 
 
-def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> int:
-    return int(tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single()["deleted"])
+def session_to_forget(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any]:
+    """``exists`` (the session node) and the session's ``projectId``."""
+    return dict(tx.run(SESSION_TO_FORGET, userId=user_id, sessionId=session_id).single())
+
+
+def project_to_forget(tx: ManagedTransaction, user_id: str, project_id: str) -> dict[str, Any]:
+    """``exists`` (the project node) and the ``sessionIds`` of the project's sessions."""
+    return dict(tx.run(PROJECT_TO_FORGET, userId=user_id, projectId=project_id).single())
+
+
+def scope_memories(tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None) -> list[str]:
+    """Ids of the memories the sessions (and the project, when given) own or that derive from them."""
+    record = tx.run(SCOPE_MEMORIES, userId=user_id, sessionIds=list(session_ids), projectId=project_id).single()
+    return list(record["ids"])
+
+
+def delete_project_entities(tx: ManagedTransaction, user_id: str, project_id: str) -> list[str]:
+    return list(tx.run(DELETE_PROJECT_ENTITIES, userId=user_id, projectId=project_id).single()["ids"])
+
+
+def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int:
+    return int(tx.run(DELETE_PROJECT, userId=user_id, projectId=project_id).single()["deleted"])
+
+
+def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> dict[str, int]:
+    """Delete up to ``batch`` of the user's nodes; how many of each kind went (empty when none was left)."""
+    record = tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single()
+    return dict(record["counts"]) if record["deleted"] else {}
 
 
 def delete_user_node(tx: ManagedTransaction, user_id: str) -> int:

@@ -26,6 +26,13 @@ WHERE key.revoked = false
 RETURN key.id AS id, key.userId AS userId, key.role AS role
 """
 
+# The keys open WebSockets authenticated with, checked together: a key missing here went with its user.
+KEY_STATES = """
+MATCH (key:ApiKey)
+WHERE key.id IN $ids
+RETURN key.id AS id, key.revoked AS revoked
+"""
+
 LIST_KEYS = f"""
 MATCH (key:ApiKey)
 WHERE $userId IS NULL OR key.userId = $userId
@@ -48,6 +55,11 @@ def find_active_key(session: Session, key_hash: str) -> dict[str, Any] | None:
     """One auto-commit read (see ``hippograph.memory.keys.authenticate``)."""
     record = session.run(FIND_ACTIVE_KEY, hash=key_hash).single()
     return dict(record) if record else None
+
+
+def key_states(session: Session, key_ids: list[str]) -> dict[str, bool]:
+    """Whether each of the keys that still exist is revoked; one auto-commit read, like ``find_active_key``."""
+    return {r["id"]: bool(r["revoked"]) for r in session.run(KEY_STATES, ids=key_ids)}
 
 
 def list_keys(tx: ManagedTransaction, user_id: str | None) -> list[dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 A memory is ``(:Memory {id, content, embedding, createdAt, tier, userId,
 projectId, sessionId, relevance, accessCount, lastAccessedAt, tokens, summary,
-archived, kind, validFrom, validUntil, attributes})``, with an entity label
-(``:Decision``, ``:Error`` …) when it records one, owned by ``(:User)``.
+archived, kind, validFrom, validUntil, attributes, sourceSessions, sourceTurns})``,
+with an entity label (``:Decision``, ``:Error`` …) when it records one, owned by
+``(:User)``.
 """
 
 from __future__ import annotations
@@ -149,6 +150,26 @@ MERGE (m)-[:DERIVED_FROM]->(source)
 RETURN count(source) AS linked
 """
 
+# Where a memory's text was said, kept on the memory itself so that it outlives the turns (they go when
+# their session ends) and forgetting the session still finds it: ``sourceSessions`` the session ids,
+# ``sourceTurns`` "<session>#<position>" of the turns it derives from (a session id never holds '#').
+# Said again, or merged, a memory unites both lists. A fragment for `m` and `$sessionId`.
+RECORD_SOURCE = """
+SET m.sourceSessions = coalesce(m.sourceSessions, []) + [s IN [$sessionId] WHERE NOT s IN coalesce(m.sourceSessions, [])],
+    m.sourceTurns = coalesce(m.sourceTurns, []) + COLLECT {
+      MATCH (m)-[:DERIVED_FROM]->(turn:Turn {userId: $userId, sessionId: $sessionId})
+      WITH $sessionId + '#' + toString(turn.position) AS said, turn.position AS position
+      WHERE NOT said IN coalesce(m.sourceTurns, [])
+      RETURN said ORDER BY position
+    }
+"""
+
+# A session memory promoted to a persistent tier keeps the session it came from.
+SOURCE_SESSION = """
+MATCH (m:Memory {id: $memoryId, userId: $userId})
+__RECORD_SOURCE__
+""".replace("__RECORD_SOURCE__", RECORD_SOURCE)
+
 
 def delete_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> tuple[list[str], list[str]]:
     """Delete memories with what only they supported; returns (memory ids, entity ids) removed."""
@@ -156,6 +177,10 @@ def delete_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) ->
         return [], []
     record = tx.run(DELETE_MEMORIES, userId=user_id, ids=list(ids)).single()
     return (list(record["memoryIds"]), list(record["entityIds"])) if record else ([], [])
+
+
+def record_source(tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str) -> None:
+    tx.run(SOURCE_SESSION, userId=user_id, memoryId=memory_id, sessionId=session_id).consume()
 
 
 def carry_accesses(tx: ManagedTransaction, user_id: str, source_id: str, target_id: str) -> None:

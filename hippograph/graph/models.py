@@ -96,6 +96,9 @@ class Memory(StructuredNode):
     attributes = StringProperty()
     # Who said it, as lower-case words (from attributes.speaker); recall matches it against the query.
     speaker = StringProperty()
+    # Where it was said, outliving the turns: session ids, and "<session>#<position>" of its turns.
+    sourceSessions = ArrayProperty(StringProperty())
+    sourceTurns = ArrayProperty(StringProperty())
 
     mentions = RelationshipTo("Entity", "MENTIONS", cardinality=ZeroOrMore)
     derived_from = RelationshipTo("Memory", "DERIVED_FROM", cardinality=ZeroOrMore)

@@ -14,13 +14,15 @@ It runs in one read transaction and, in order:
    ``maxFetch``. A vector index returns a global top-k before any filter, which for a
    small owner would be nearly empty: this is why small scopes never use it. Then per
    tier the top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
-3. **keyword candidates** — the ``memory_text`` full-text index queried with the
-   caller's keywords and, as a filter that moves no score, the caller's ``userId``
-   (the query is built in ``hippograph.memory.lucene``: Lucene reads only the
-   caller's nodes), filtered to scope while the hits stream in best-first order, the
-   first ``keywordK`` kept;
+3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
+   time and within the caller's nodes (the queries are built in
+   ``hippograph.memory.lucene``), which of the caller's memories hold the keyword; its idf
+   comes from that count over the caller's memory count, a keyword held by more than
+   ``termLimit`` of them is left out, and a memory's BM25 is the sum of the idfs of the
+   keywords it holds: no statistic of another tenant's enters a score. The best
+   ``keywordK`` in scope are kept;
 4. **relation depth**, to what the query reaches: the entities the query names
-   (``entity_name`` index, the caller's, still valid) are anchors, and every in-scope
+   (``entity_name`` index, the caller's, still valid, those naming most keywords first) are anchors, and every in-scope
    memory within ``maxHops`` of one, over mentions, knowledge-graph edges and
    provenance, gets its shortest distance (the nearest ``graphK`` become candidates);
    with ``speakerMatch``, a memory whose ``speaker`` the query names counts as nearest
@@ -106,19 +108,44 @@ CALL (owned) {
 }
 CALL () {
   CALL () {
-    WITH 1 AS go WHERE $memoryTextQuery <> '' AND $keywordK > 0
-    CALL db.index.fulltext.queryNodes('memory_text', $memoryTextQuery) YIELD node AS m, score
-    WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
-    RETURN m, score LIMIT $keywordK
+    // Each keyword alone, within the caller's nodes: its hits are the caller's memories that hold
+    // it, so its document frequency — and every keyword score — is the caller's alone. Lucene's own
+    // scores are not used: their statistics span every tenant of the index.
+    WITH 1 AS go WHERE size($memoryTextQueries) > 0 AND $keywordK > 0
+    WITH COUNT { MATCH (m:Memory {userId: $userId}) } AS mine
+    UNWIND $memoryTextQueries AS termQuery
+    CALL (termQuery) {
+      CALL db.index.fulltext.queryNodes('memory_text', termQuery) YIELD node AS m
+      WITH m WHERE m.userId = $userId
+      WITH m LIMIT $termLimit + 1
+      RETURN collect(m) AS holding
+    }
+    // A word held by more than termLimit of the caller's memories tells next to nothing apart.
+    WITH mine, holding WHERE size(holding) <= $termLimit
+    WITH holding, log(1.0 + (mine - size(holding) + 0.5) / (size(holding) + 0.5)) AS idf
+    UNWIND holding AS m
+    WITH m, idf WHERE __IN_SCOPE__
+    // BM25 with saturated term frequency: the idf of each keyword the memory holds.
+    WITH m, sum(idf) AS bm25
+    RETURN m, bm25 ORDER BY bm25 DESC, m.createdAt DESC, m.id LIMIT $keywordK
   }
-  RETURN collect({m: m, bm25: score, source: 'keyword'}) AS keywordHits, max(score) AS topBm25
+  RETURN collect({m: m, bm25: bm25, source: 'keyword'}) AS keywordHits, max(bm25) AS topBm25
 }
 CALL () {
   CALL () {
-    WITH 1 AS go WHERE $entityNameQuery <> '' AND $anchorK > 0
-    CALL db.index.fulltext.queryNodes('entity_name', $entityNameQuery) YIELD node AS anchor
-    WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
-    RETURN anchor LIMIT $anchorK
+    // The caller's entities the keywords name, those naming most keywords first.
+    WITH 1 AS go WHERE $anchorK > 0
+    UNWIND $entityNameQueries AS termQuery
+    CALL (termQuery) {
+      CALL db.index.fulltext.queryNodes('entity_name', termQuery) YIELD node AS anchor
+      WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
+      WITH anchor LIMIT $termLimit + 1
+      RETURN collect(anchor) AS named
+    }
+    WITH named WHERE size(named) <= $termLimit
+    UNWIND named AS anchor
+    WITH anchor, count(*) AS words
+    RETURN anchor ORDER BY words DESC, anchor.name, anchor.id LIMIT $anchorK
   }
   MATCH path = ANY SHORTEST (anchor)-[:__RELATIONS__]-{1,__MAX_HOPS__}(m)
   WITH m, length(path) AS hops WHERE m:Memory AND m.userId = $userId AND __IN_SCOPE__
@@ -195,10 +222,10 @@ class RecallQuery:
     session_id: str | None
     tiers: Sequence[str]
     embedding: Sequence[float] | None
-    # The keyword query within the caller's nodes, for memory_text and entity_name ('' when the
-    # query has no keyword; built in hippograph.memory.lucene).
-    memory_text_query: str
-    entity_name_query: str
+    # One Lucene query per keyword, within the caller's nodes, for memory_text and entity_name
+    # (none when the query has no keyword; built in hippograph.memory.lucene).
+    memory_text_queries: Sequence[str]
+    entity_name_queries: Sequence[str]
     now: datetime
     weights: Mapping[str, float]
     sources: Sequence[str]
@@ -224,6 +251,7 @@ class RecallQuery:
     query_words: Sequence[str] = ()
     speaker_match: bool = False
     mention_share: float = 1.0
+    term_limit: int = 1000
 
     def parameters(self) -> dict[str, Any]:
         return {
@@ -239,8 +267,8 @@ class RecallQuery:
             "sketch": list(self.sketch) if self.sketch is not None else None, "rescoreK": self.rescore_k,
             "poolPerTier": self.pool_per_tier, "overfetch": float(self.overfetch),
             "maxFetch": self.max_fetch, "queryWords": list(self.query_words),
-            "memoryTextQuery": self.memory_text_query, "entityNameQuery": self.entity_name_query, "speakerMatch": self.speaker_match,
-            "mentionShare": float(self.mention_share),
+            "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
+            "speakerMatch": self.speaker_match, "mentionShare": float(self.mention_share), "termLimit": self.term_limit,
         }
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.memories import RECORD_SOURCE
+
 # The session node is the lock: appends and summarisation of one transcript never interleave.
 APPEND_TURN = """
 MATCH (session:Session {userId: $userId, id: $sessionId})
@@ -45,13 +47,16 @@ RETURN count(turn) AS covered
 """
 
 # A fact keeps where it was said: the session and (as createdAt, set when it was stored) the
-# time of its turn, so it has a place in its session's timeline beside the other facts of it.
-# A fact stored again (the same text said once more) gains the new turns' provenance.
+# time of its turn, so it has a place in its session's timeline beside the other facts of it,
+# and the sessions and turn positions it derives from (``sourceSessions``, ``sourceTurns``), which
+# outlive the turns. A fact stored again (the same text said once more) gains the new turns' provenance.
 FACT_PROVENANCE = """
-MATCH (fact:Memory {id: $id, userId: $userId})
-SET fact.sessionId = coalesce(fact.sessionId, $sessionId),
-    fact.attributes = coalesce($attributes, fact.attributes)
-"""
+MATCH (m:Memory {id: $id, userId: $userId})
+SET m.sessionId = coalesce(m.sessionId, $sessionId),
+    m.attributes = coalesce($attributes, m.attributes)
+WITH m
+__RECORD_SOURCE__
+""".replace("__RECORD_SOURCE__", RECORD_SOURCE)
 
 SESSION_STATE = """
 MATCH (session:Session {userId: $userId, id: $sessionId})

@@ -38,7 +38,7 @@ class AccessRecorder:
         self._database = database
         self._max_batch = max_batch
         self._linger = linger_seconds
-        self._pending: dict[str, list] = {}  # id -> [count, latest at]
+        self._pending: dict[tuple[str, str], list] = {}  # (user id, memory id) -> [count, latest at]
         self._recorded = 0  # record() calls accepted
         self._settled = 0   # of those, written (or given up on)
         self._in_flight = 0
@@ -47,16 +47,16 @@ class AccessRecorder:
         self._thread = threading.Thread(target=self._run, name="hippograph-access", daemon=True)
         self._thread.start()
 
-    def record(self, ids: Iterable[str], at: datetime | None = None) -> None:
-        """Count one access of each id at ``at`` (default now); returns at once."""
+    def record(self, user_id: str, ids: Iterable[str], at: datetime | None = None) -> None:
+        """Count one access of each of the user's memories ``ids`` at ``at`` (default now); returns at once."""
         at = at or datetime.now(timezone.utc)
         with self._cond:
             if self._closed:
                 raise RuntimeError("this access recorder is closed")
             for memory_id in ids:
-                entry = self._pending.get(memory_id)
+                entry = self._pending.get((user_id, memory_id))
                 if entry is None:
-                    self._pending[memory_id] = [1, at]
+                    self._pending[(user_id, memory_id)] = [1, at]
                 else:
                     entry[0] += 1
                     entry[1] = max(entry[1], at)
@@ -95,8 +95,9 @@ class AccessRecorder:
                 self._settled = max(self._settled, settles)
                 self._cond.notify_all()
 
-    def _write(self, batch: dict[str, list]) -> None:
-        rows = [{"id": memory_id, "count": count, "at": at} for memory_id, (count, at) in sorted(batch.items())]
+    def _write(self, batch: dict[tuple[str, str], list]) -> None:
+        rows = [{"userId": user_id, "id": memory_id, "count": count, "at": at}
+                for (user_id, memory_id), (count, at) in sorted(batch.items())]
         for start in range(0, len(rows), self._max_batch):
             chunk = rows[start:start + self._max_batch]
             try:

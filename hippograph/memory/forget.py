@@ -1,13 +1,28 @@
-"""Forgetting: a memory, an entity, or a whole user — with everything only they supported."""
+"""Forgetting: a memory, an entity, a session, a project or a whole user — with everything only they supported.
+
+A session takes with it its memories and turns, its node and its document's tasks, and
+whatever derives from it: the facts extracted from its turns and the memories promoted
+from it, found by their provenance (``sourceSessions``) in whichever tier they are now —
+even when the same words were said elsewhere too, since the store cannot tell which
+saying a text is — and the long-term rules generalised from any of these. A project
+takes its memories, its sessions (each as above), its entities and its node. Deleting
+the memories goes through ``DELETE_MEMORIES``, so summaries only they supported and
+entities nothing else mentions go too, and no property or index keeps their text.
+Each forgetting leaves one audit tombstone: who, what scope, how much — never what.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph import documents as document_cypher
 from hippograph.graph import forget as forget_cypher
 from hippograph.graph import memories as memory_cypher
+from hippograph.graph import sessions as session_cypher
+from hippograph.memory import keys
 from hippograph.memory.errors import NotFound
 from hippograph.services import Services
 
@@ -16,6 +31,34 @@ from hippograph.services import Services
 class Forgotten:
     memories: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScopeForgotten:
+    """What forgetting a session, a project or a user took: counts, and for a session or a project
+    the ids of the memories and entities (a user's are only counted: there may be millions)."""
+
+    memory_ids: list[str] = field(default_factory=list)
+    entity_ids: list[str] = field(default_factory=list)
+    memories: int = 0
+    entities: int = 0
+    turns: int = 0
+    sessions: int = 0
+    projects: int = 0
+    api_keys: int = 0
+    users: int = 0
+    # The project a forgotten session belonged to, or the project forgotten.
+    project_id: str | None = None
+
+    @property
+    def nothing(self) -> bool:
+        return not (self.memories or self.entities or self.turns or self.sessions or self.projects
+                    or self.api_keys or self.users)
+
+    def counts(self) -> str:
+        """How much went, for the tombstone; never what."""
+        return (f"memories {self.memories}, entities {self.entities}, turns {self.turns}, sessions {self.sessions}, "
+                f"projects {self.projects}, api keys {self.api_keys}")
 
 
 def forget_memory(services: Services, user_id: str, memory_id: str) -> Forgotten:
@@ -48,15 +91,87 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
         return session.execute_write(write)
 
 
-def forget_user(services: Services, user_id: str) -> int:
-    """Delete every node the user owns, then the user; returns how many nodes went."""
-    deleted = 0
+def forget_session(services: Services, user_id: str, session_id: str, by: str | None = None) -> ScopeForgotten:
+    """The session and everything it owns or that derives from it (see the module docstring), in one
+    transaction; ``by`` names who asked, for the tombstone."""
+
+    def write(tx: ManagedTransaction) -> ScopeForgotten:
+        memory_cypher.lock_user(tx, user_id)
+        session = forget_cypher.session_to_forget(tx, user_id, session_id)
+        forgotten = _erase_sessions(tx, user_id, [session_id], None)
+        if forgotten.nothing:
+            raise NotFound(f"session {session_id} not found")
+        forgotten.project_id = session["projectId"]
+        _tombstone(services, tx, user_id, "forget_session", session_id, forgotten, by)
+        return forgotten
+
+    with services.driver.session(database=services.database) as db:
+        return db.execute_write(write)
+
+
+def forget_project(services: Services, user_id: str, project_id: str, by: str | None = None) -> ScopeForgotten:
+    """The project, its memories and entities, and each of its sessions as ``forget_session`` forgets one."""
+
+    def write(tx: ManagedTransaction) -> ScopeForgotten:
+        memory_cypher.lock_user(tx, user_id)
+        project = forget_cypher.project_to_forget(tx, user_id, project_id)
+        forgotten = _erase_sessions(tx, user_id, project["sessionIds"], project_id)
+        bare = forget_cypher.delete_project_entities(tx, user_id, project_id)
+        forgotten.entity_ids.extend(bare)
+        forgotten.entities += len(bare)
+        forgotten.projects = forget_cypher.delete_project(tx, user_id, project_id)
+        if forgotten.nothing:
+            raise NotFound(f"project {project_id} not found")
+        forgotten.project_id = project_id
+        _tombstone(services, tx, user_id, "forget_project", project_id, forgotten, by)
+        return forgotten
+
+    with services.driver.session(database=services.database) as db:
+        return db.execute_write(write)
+
+
+def forget_user(services: Services, user_id: str, by: str | None = None) -> ScopeForgotten:
+    """Delete every node the user owns, then the user and the log of what they did; one tombstone
+    with the counts stays. A user who has nothing is left alone (nothing is logged)."""
+    # Reads logged a moment ago are still on their way to the log: they must land before it goes.
+    services.audit.flush()
+    forgotten = ScopeForgotten()
     with services.driver.session(database=services.database) as session:
         while batch := session.execute_write(forget_cypher.delete_user_batch, user_id):
-            deleted += batch
-        deleted += session.execute_write(forget_cypher.delete_user_node, user_id)
+            forgotten.memories += batch["memories"]
+            forgotten.entities += batch["entities"]
+            forgotten.turns += batch["turns"]
+            forgotten.sessions += batch["sessions"]
+            forgotten.projects += batch["projects"]
+            forgotten.api_keys += batch["apiKeys"]
+        forgotten.users = session.execute_write(forget_cypher.delete_user_node, user_id)
+        if forgotten.nothing:
+            return forgotten
         # The events of the user's past operations go with the user; the deletion itself stays traceable.
         while session.execute_write(forget_cypher.delete_user_audit_batch, user_id):
             pass
-        session.execute_write(lambda tx: services.audit.record_in(tx, user_id, "forget_user", [user_id], f"{deleted} nodes"))
-    return deleted
+        session.execute_write(lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
+    if forgotten.api_keys:
+        keys.clear_caches()
+    return forgotten
+
+
+def _erase_sessions(
+    tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None
+) -> ScopeForgotten:
+    memories, entities = memory_cypher.delete_memories(
+        tx, user_id, forget_cypher.scope_memories(tx, user_id, session_ids, project_id)
+    )
+    forgotten = ScopeForgotten(memory_ids=memories, entity_ids=entities, memories=len(memories), entities=len(entities))
+    for session_id in session_ids:
+        forgotten.turns += session_cypher.delete_turns(tx, user_id, session_id)
+        forgotten.sessions += document_cypher.delete_session(tx, user_id, session_id)
+    return forgotten
+
+
+def _tombstone(
+    services: Services, tx: ManagedTransaction, user_id: str, operation: str, scope_id: str,
+    forgotten: ScopeForgotten, by: str | None,
+) -> None:
+    detail = forgotten.counts() if by is None else f"{forgotten.counts()}; by {by}"
+    services.audit.record_in(tx, user_id, operation, [scope_id], detail)

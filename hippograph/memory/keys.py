@@ -16,6 +16,7 @@ import time
 import uuid
 import weakref
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -24,6 +25,7 @@ from neo4j import READ_ACCESS, Driver
 
 from hippograph.graph import keys as key_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
+from hippograph.memory.secrets import check_id
 from hippograph.memory.tiers import ScopeError, check_scope_id
 
 PREFIX = "hg_"
@@ -85,21 +87,33 @@ def list_keys(driver: Driver, database: str, user_id: str | None = None) -> list
 
 def revoke_key(driver: Driver, database: str, key_id: str) -> dict[str, Any]:
     """Revoke a key for good; revoking a revoked key changes nothing."""
+    check_id("key id", key_id)
     with driver.session(database=database) as session:
         record = session.execute_write(key_cypher.revoke_key, key_id)
     if record is None:
         raise NotFound(f"API key {key_id} not found")
+    clear_caches()
+    return record
+
+
+def key_states(driver: Driver, database: str, key_ids: Collection[str]) -> dict[str, bool]:
+    """For the keys among ``key_ids`` that still exist, whether each is revoked (a key missing went with its user)."""
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        return key_cypher.key_states(session, sorted(key_ids))
+
+
+def clear_caches() -> None:
+    """Forget every key checked so far, in every ``CallerCache`` of this process (a key was revoked or deleted)."""
     for cache in list(_CACHES):
         cache.clear()
-    return record
 
 
 class CallerCache:
     """Keys checked in the last ``ttl`` seconds, by hash: a burst of requests with one key costs one lookup.
 
     Only good keys are kept (a wrong key is looked up every time). Revoking a key
-    through this process (``revoke_key``) drops the whole cache at once; a key revoked
-    by another process (the CLI) stops working within ``ttl``.
+    through this process (``revoke_key``), or erasing its user, drops the whole cache at
+    once; a key revoked by another process (the CLI) stops working within ``ttl``.
     """
 
     def __init__(self, ttl: float, size: int = 10_000) -> None:

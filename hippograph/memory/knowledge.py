@@ -4,6 +4,10 @@ Each record is a memory (recallable, counted in its tier) that ``RECORDS`` an
 entity (``:Entity:Decision`` …) in the graph analysts explore. Facts change:
 a decision that conflicts with active ones closes them (``validUntil``) — only
 the entities named as conflicting, never unrelated facts.
+
+Texts (names, reasons, fixes, values, an edge's note) go through the secret
+policy; ids and a preference's key are refused when they hold a secret, since
+a redacted id would name another thing.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import entities as entity_cypher
+from hippograph.memory import secrets
 from hippograph.memory.entities import EdgeType, EntityType
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.store import MemoryInput, Remembered, entity_row, remember
@@ -48,6 +53,7 @@ def record_decision(
     """Store a decision at once; close the active decisions it names as conflicting."""
     at = (now or datetime.now(timezone.utc)).isoformat()
     content = decision if not reason else f"{decision} — because {reason}"
+    conflicts_with = [secrets.check_id("conflictsWith", other) for other in conflicts_with]
     closed: list[str] = []
 
     def supersede(tx: ManagedTransaction, stored: Remembered) -> None:
@@ -81,6 +87,8 @@ def record_error(
 ) -> Recorded:
     """Store an error; with ``fix`` add (error)-[:SOLVED_BY]->(fix decision); with ``caused_by`` (decision)-[:CAUSED]->(error)."""
     content = error if not fix else f"{error} — fixed by: {fix}"
+    if caused_by:
+        secrets.check_id("causedBy", caused_by)
     related: dict[str, str] = {}
 
     def connect(tx: ManagedTransaction, stored: Remembered) -> None:
@@ -122,8 +130,12 @@ def set_preference(
     services: Services, scope: Scope, key: str, value: str, now: datetime | None = None
 ) -> Recorded:
     """A long-term preference; a new value for the same key closes the previous one."""
+    secrets.check_id("a preference key", key)
     if not PREFERENCE_KEY.match(key):
         raise InvalidInput("a preference key is 1-64 letters, digits, '_', '.' or '-'")
+    # The key names the value ("db_password"): the value is scrubbed as it reads after it.
+    scrubbed = secrets.enforce(value, services.settings.secret_policy, label=key)
+    value = scrubbed.text
     at = (now or datetime.now(timezone.utc)).isoformat()
     name = f"{key}: {value}"
     closed: list[str] = []
@@ -140,18 +152,24 @@ def set_preference(
                     extract_entities=False),
         now=now, then=replace,
     )
+    stored.redacted = sorted(set(stored.redacted) | set(scrubbed.kinds))
     return Recorded(stored, stored.records_entity_id or "", closed=closed)
 
 
 def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType, note: str | None = None) -> dict[str, Any]:
+    """The edge, with its note as stored (scrubbed); an edge that was already there keeps its note."""
+    secrets.check_id("from", from_id)
+    secrets.check_id("to", to_id)
     if from_id == to_id:
         raise InvalidInput("an edge needs two different entities")
+    scrubbed = secrets.enforce(note, services.settings.secret_policy) if note is not None else None
+    detail = EdgeType(edge).value + (f" redacted={','.join(scrubbed.kinds)}" if scrubbed and scrubbed.kinds else "")
 
     def write(tx: ManagedTransaction) -> dict[str, Any]:
-        created = entity_cypher.link(tx, user_id, from_id, to_id, edge, note)
+        created = entity_cypher.link(tx, user_id, from_id, to_id, edge, scrubbed.text if scrubbed else None)
         if created is None:
             raise NotFound("one or both entities not found")
-        services.audit.record_in(tx, user_id, "link", [from_id, to_id], EdgeType(edge).value)
+        services.audit.record_in(tx, user_id, "link", [from_id, to_id], detail)
         return created
 
     with services.driver.session(database=services.database) as session:
@@ -159,6 +177,9 @@ def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeT
 
 
 def unlink(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType) -> int:
+    secrets.check_id("from", from_id)
+    secrets.check_id("to", to_id)
+
     def write(tx: ManagedTransaction) -> int:
         removed = entity_cypher.unlink(tx, user_id, from_id, to_id, edge)
         if removed == 0:

@@ -156,7 +156,7 @@ def recall(
         ranked = _rerank(cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
     if items and record_access:
-        (access or recorder_for(services)).record([item.id for item in items], now)
+        (access or recorder_for(services)).record(scope.user_id, [item.id for item in items], now)
     return RecallResult(
         items=items,
         totals=Totals(len(items), sum(item.tokens for item in items), budget),
@@ -190,8 +190,8 @@ def build_query(
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
         sketch=sketch,
-        memory_text_query=lucene.owned_query(scope.user_id, keywords, MEMORY_TEXT_FIELDS),
-        entity_name_query=lucene.owned_query(scope.user_id, keywords, ENTITY_NAME_FIELDS),
+        memory_text_queries=[lucene.owned_query(scope.user_id, [word], MEMORY_TEXT_FIELDS) for word in keywords],
+        entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),

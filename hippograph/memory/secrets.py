@@ -17,6 +17,12 @@ value is located in its line and widened to the whole token it sits in.
 Saying *password* or *API key* is not a secret: a value is only taken when it
 is assigned to such a name, or stands where a credential would, and does not
 look like a placeholder or a reference to where the secret is kept.
+
+A structured input (a memory's attributes) goes through :func:`enforce_data`
+whole: every key and every string, each string seen after its key, since
+``{"db_password": "S3cr3t!"}`` names its secret in the key. An id is never
+redacted — a redacted id would name something else — so :func:`check_id`
+refuses one that holds a secret, whatever the policy.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from detect_secrets.filters.heuristic import (
     is_potential_uuid,
@@ -48,6 +56,8 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from hippograph.memory.errors import InvalidInput
 
 KINDS = ("private_key", "connection_string", "api_key", "token", "password")
 POLICIES = ("redact", "reject")
@@ -106,11 +116,20 @@ def scrub(text: str) -> Scrubbed:
     return Scrubbed(_redact(text, findings), tuple(findings))
 
 
-def enforce(text: str, policy: str) -> Scrubbed:
-    """Apply the secret policy: ``redact`` scrubs; ``reject`` raises :class:`SecretRejected` if anything is found."""
-    if policy not in POLICIES:
-        raise ValueError(f"secret policy must be 'redact' or 'reject', got {policy!r}")
-    scrubbed = scrub(text)
+def scrub_labelled(label: str, value: str) -> tuple[Scrubbed, Scrubbed]:
+    """Scrub ``value`` seen after its name, as ``label: value`` ("hunter2" is a word, after "password" a
+    secret); returns the label and the value, each with its own redactions and offsets."""
+    joined = scrub(f"{label}{_LABEL_SEPARATOR}{value}").findings
+    return _part(label, joined, 0), _part(value, joined, len(label) + len(_LABEL_SEPARATOR))
+
+
+def enforce(text: str, policy: str, label: str | None = None) -> Scrubbed:
+    """Apply the secret policy: ``redact`` scrubs; ``reject`` raises :class:`SecretRejected` if anything is found.
+
+    With ``label`` the text is the value of that name and is seen after it (:func:`scrub_labelled`).
+    """
+    _check_policy(policy)
+    scrubbed = scrub(text) if label is None else scrub_labelled(label, text)[1]
     if policy == "reject":
         if scrubbed.findings:
             raise SecretRejected(scrubbed.kinds)
@@ -118,7 +137,80 @@ def enforce(text: str, policy: str) -> Scrubbed:
     return scrubbed
 
 
+@dataclass(frozen=True)
+class ScrubbedData:
+    """A JSON-like value with the secrets in its keys and strings redacted, and the kinds that were."""
+
+    value: Any
+    kinds: list[str]
+
+
+def enforce_data(value: Any, policy: str) -> ScrubbedData:
+    """Apply the secret policy to a whole JSON-like value: every key and every string of every object and
+    list inside it, each string under a key seen after that key."""
+    _check_policy(policy)
+    kinds: set[str] = set()
+    scrubbed = _scrub_data(value, kinds)
+    if kinds and policy == "reject":
+        raise SecretRejected(sorted(kinds))
+    return ScrubbedData(scrubbed, sorted(kinds))
+
+
+def check_id(what: str, value: str, error: type[InvalidInput] = InvalidInput) -> str:
+    """``value`` when it holds no secret; else ``error``, under either policy, naming ``what`` and never the value."""
+    kinds = _id_kinds(value)
+    if kinds:
+        raise error(f"{what} looks like a secret ({', '.join(kinds)}); an id is never redacted, so use another")
+    return value
+
+
 _MAX_ROUNDS = 8
+_LABEL_SEPARATOR = ": "
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise ValueError(f"secret policy must be 'redact' or 'reject', got {policy!r}")
+
+
+def _part(text: str, findings: tuple[Finding, ...], offset: int) -> Scrubbed:
+    """The findings of a joined text that fall in ``text`` (which starts at ``offset``), cut to it."""
+    end = offset + len(text)
+    own = [
+        Finding(f.kind, max(f.start, offset) - offset, min(f.end, end) - offset)
+        for f in findings if f.start < end and f.end > offset
+    ]
+    return Scrubbed(_redact(text, own), tuple(own))
+
+
+def _scrub_data(value: Any, kinds: set[str]) -> Any:
+    if isinstance(value, str):
+        scrubbed = scrub(value)
+        kinds.update(scrubbed.kinds)
+        return scrubbed.text
+    if isinstance(value, (list, tuple)):
+        return [_scrub_data(item, kinds) for item in value]
+    if not isinstance(value, dict):
+        return value
+    result: dict[str, Any] = {}
+    for key, item in value.items():
+        if isinstance(item, str):
+            name, text = scrub_labelled(key, item)
+            kinds.update(name.kinds + text.kinds)
+            key, item = name.text, text.text
+        else:
+            key, item = _scrub_data(key, kinds), _scrub_data(item, kinds)
+        if key in result:
+            # Two keys that differ only in their secrets would become one; neither value may be lost silently.
+            raise SecretRejected(sorted(kinds))
+        result[key] = item
+    return result
+
+
+# Scopes are checked whenever one is made, over and over with the same few ids: each is scanned once.
+@lru_cache(maxsize=4096)
+def _id_kinds(value: str) -> tuple[str, ...]:
+    return tuple(scrub(value).kinds)
 
 
 def _redact(text: str, findings: list[Finding]) -> str:

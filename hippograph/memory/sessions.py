@@ -5,15 +5,18 @@ extracted into project memory; session memories that qualify are promoted — fa
 decisions, errors and patterns, and anything accessed more than 3 times
 (the paper's promotion rule) — into project memory (long-term memory when the
 session has no project), with provenance (``promotedFrom``, ``session``); the
-rest, and the raw turns, are deleted.
+rest, and the raw turns, are deleted. The facts and the copies keep the session
+(``sourceSessions``, and the facts their turns' positions, ``sourceTurns``) after
+the turns are gone, so that forgetting the session still finds them.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
+
+from neo4j import ManagedTransaction
 
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
@@ -62,19 +65,25 @@ def promote(
     services: Services, user_id: str, session_id: str | None, project_id: str | None, memory: dict[str, Any]
 ) -> Remembered:
     """A copy of a session memory in project memory (long-term without a project; preferences always),
-    through the write path, with its provenance: ``promotedFrom``, ``session``, ``accessCount``."""
+    through the write path, with its provenance: ``promotedFrom``, ``session``, ``accessCount`` in its
+    attributes, and the session in ``sourceSessions``, so that forgetting the session finds the copy."""
     kind = memory["kind"] if memory["kind"] in PROMOTED_KINDS else "fact"
     if kind == "preference" or not project_id:
         scope, tier = Scope(user_id), Tier.LONG_TERM
     else:
         scope, tier = Scope(user_id, project_id), Tier.PROJECT
     attributes = parse_attributes(memory["attributes"])
+
+    def keep_source(tx: ManagedTransaction, stored: Remembered) -> None:
+        if session_id is not None:
+            memory_cypher.record_source(tx, user_id, stored.id, session_id)
+
     return remember(services, scope, MemoryInput(
         content=memory["content"], tier=tier, kind=kind,
         relevance=float(memory["relevance"] if memory["relevance"] is not None else 1.0),
         attributes={**attributes, "promotedFrom": memory["id"], "session": session_id,
                     "accessCount": memory["accessCount"] or 0},
-    ))
+    ), then=keep_source)
 
 
 def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:

@@ -222,14 +222,20 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
     prepared: list[_Prepared] = []
     for item in items:
         _validate(scope, item)
-        scrubbed = secrets.enforce(item.content, services.settings.secret_policy)
-        summary = secrets.enforce(item.summary, services.settings.secret_policy) if item.summary else None
-        redacted = sorted(set(scrubbed.kinds) | set(summary.kinds if summary else []))
+        policy = services.settings.secret_policy
+        scrubbed = secrets.enforce(item.content, policy)
+        summary = secrets.enforce(item.summary, policy) if item.summary else None
+        attributes = secrets.enforce_data(item.attributes, policy)
+        mentions = [(kind, secrets.enforce(name, policy)) for kind, name in item.mentions]
+        redacted = sorted(
+            set(scrubbed.kinds) | set(summary.kinds if summary else []) | set(attributes.kinds)
+            | {kind for _, name in mentions for kind in name.kinds}
+        )
         tier_scope = scope.for_tier(item.tier)
         label = KIND_LABELS[item.kind]
         memory_id = str(uuid.uuid4())
         created = item.created_at.isoformat() if item.created_at else stamp
-        entities, records_key = _entity_rows(scope, item, scrubbed.text)
+        entities, records_key = _entity_rows(scope, item, [(kind, name.text) for kind, name in mentions], scrubbed.text)
         prepared.append(_Prepared(
             row={
                 "id": memory_id,
@@ -245,9 +251,9 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
                 "relevance": float(item.relevance),
                 "tokens": services.tokens.count(scrubbed.text),
                 "summaryTokens": None,
-                "attributes": json.dumps(_scrub_values(item.attributes), sort_keys=True) if item.attributes is not None else None,
+                "attributes": json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None,
                 "contentHash": content_hash(item.tier, scope, scrubbed.text),
-                "speaker": speaker_of(item.attributes),
+                "speaker": speaker_of(attributes.value),
                 "embedding": None,
                 "sketch": None,
             },
@@ -264,22 +270,12 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
 
 
 def speaker_of(attributes: Mapping[str, Any] | None) -> str | None:
-    """Who said the memory (``attributes.speaker``) as lower-case words; recall matches them against the query's words."""
+    """Who said the memory (``attributes.speaker``, already scrubbed) as lower-case words; recall matches
+    them against the query's words."""
     speaker = (attributes or {}).get("speaker")
     if not isinstance(speaker, str):
         return None
-    return " ".join(lucene.words(secrets.scrub(speaker).text)) or None
-
-
-def _scrub_values(value: Any) -> Any:
-    """Attributes are stored text too: every string in them is redacted like the content."""
-    if isinstance(value, str):
-        return secrets.scrub(value).text
-    if isinstance(value, dict):
-        return {key: _scrub_values(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_scrub_values(item) for item in value]
-    return value
+    return " ".join(lucene.words(speaker)) or None
 
 
 def _validate(scope: Scope, item: MemoryInput) -> None:
@@ -313,8 +309,10 @@ def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str) -> dict[st
     }
 
 
-def _entity_rows(scope: Scope, item: MemoryInput, text: str) -> tuple[list[dict[str, Any]], str | None]:
-    wanted: list[tuple[EntityType, str]] = list(item.mentions)
+def _entity_rows(
+    scope: Scope, item: MemoryInput, mentions: list[tuple[EntityType, str]], text: str
+) -> tuple[list[dict[str, Any]], str | None]:
+    wanted = list(mentions)
     if item.extract_entities:
         wanted += extract_mentions(text)
     records_key = None

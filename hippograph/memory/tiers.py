@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hippograph.config import Settings
+from hippograph.memory import secrets
 from hippograph.memory.errors import InvalidInput
 
 # Scope ids are chosen by callers; they travel in Cypher parameters only, but a
-# bounded, printable form keeps logs, Browser captions and exports sane.
+# bounded, printable form keeps logs, Browser captions and exports sane. They are
+# stored as given, so one that holds a secret is refused (secrets.check_id).
 SCOPE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
 
 
@@ -44,6 +46,9 @@ class ScopeError(InvalidInput):
 def check_scope_id(kind: str, value: str | None) -> str | None:
     if value is None:
         return None
+    if isinstance(value, str):
+        # First, so that refusing the form below never repeats a secret back.
+        secrets.check_id(f"{kind} id", value, ScopeError)
     if not isinstance(value, str) or not SCOPE_ID.match(value):
         raise ScopeError(
             f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, starting with a letter or digit"

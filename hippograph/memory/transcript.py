@@ -104,11 +104,15 @@ def append_turn(
     role = (role or "").strip()
     if not role or len(role) > 64:
         raise InvalidInput("a turn needs a role (speaker) of 1-64 characters")
-    scrubbed = secrets.enforce(content, services.settings.secret_policy)
+    if ref is not None:
+        secrets.check_id("ref", ref)
+    policy = services.settings.secret_policy
+    scrubbed = secrets.enforce(content, policy)
+    speaker = secrets.enforce(role, policy)
     stamp = (at or datetime.now(timezone.utc)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
-        "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": role,
+        "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": speaker.text,
         "content": scrubbed.text, "at": stamp, "tokens": services.tokens.count(scrubbed.text), "ref": ref,
     }
 
@@ -124,7 +128,7 @@ def append_turn(
 
     with services.driver.session(database=services.database) as session:
         position = session.execute_write(write)
-    appended = Appended(turn_id, position, 0, redacted=scrubbed.kinds)
+    appended = Appended(turn_id, position, 0, redacted=sorted(set(scrubbed.kinds) | set(speaker.kinds)))
     appended.rounds = compact(services, scope, summarizer, extractor)
     appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
     return appended

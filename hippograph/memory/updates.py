@@ -44,6 +44,7 @@ def update_memory(
     now: datetime | None = None,
 ) -> Updated:
     """Change what is given (``summary=None`` clears the summary; leaving it out keeps it)."""
+    secrets.check_id("memory id", memory_id)
     if content is None and summary is _KEEP and relevance is None:
         raise InvalidInput("nothing to update: give content, summary or relevance")
     if content is not None and (not isinstance(content, str) or not content.strip()):

@@ -13,7 +13,7 @@ from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
 from hippograph.schema.errors import code_of
-from hippograph.schema.extensions import ErrorCodes, OperationTiming, ValidDocuments, document_limits
+from hippograph.schema.extensions import ErrorCodes, OperationGate, OperationTiming, ValidDocuments, caller_fault, token_limit
 from hippograph.schema.root import Mutation, Query, Subscription
 
 log = logging.getLogger("hippograph.schema")
@@ -25,7 +25,7 @@ class HippographSchema(strawberry.Schema):
         # only what will be masked is logged, with its traceback.
         for error in errors:
             original = error.original_error
-            if original is not None and code_of(original) is None and not (error.extensions or {}).get("code"):
+            if caller_fault(error) is None and code_of(original) is None and not (error.extensions or {}).get("code"):
                 log.error("unexpected error in %s: %s", ".".join(map(str, error.path or [])) or "operation", original,
                           exc_info=(type(original), original, original.__traceback__))
 
@@ -34,7 +34,7 @@ schema = HippographSchema(
     query=Query,
     mutation=Mutation,
     subscription=Subscription,
-    extensions=[*document_limits(), ValidDocuments, ErrorCodes, OperationTiming],
+    extensions=[token_limit, ValidDocuments, OperationGate, ErrorCodes, OperationTiming],
 )
 
 __all__ = ["schema"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from enum import Enum
 
 import strawberry
-from graphql import GraphQLError
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from hippograph.graph.driver import Neo4jUnavailable
@@ -33,6 +32,7 @@ class ErrorCode(Enum):
 
 
 UNAVAILABLE_MESSAGE = "the database is unavailable; retry shortly"
+UNAUTHENTICATED_MESSAGE = "a valid API key is required: send `Authorization: Bearer <key>`"
 MASKED_MESSAGE = "Unexpected error."
 
 
@@ -58,6 +58,14 @@ class NotFound(RequestError):
     code = ErrorCode.NOT_FOUND
 
 
+class Unauthenticated(RequestError):
+    code = ErrorCode.UNAUTHENTICATED
+
+
+class Unavailable(RequestError):
+    code = ErrorCode.UNAVAILABLE
+
+
 # Neo4j down, restarting, or a connection lost mid-transaction: the driver reconnects by itself.
 UNAVAILABLE_ERRORS = (ServiceUnavailable, SessionExpired, Neo4jUnavailable)
 # Rules the lower layers enforce, whose messages are written for the caller.
@@ -75,10 +83,6 @@ def code_of(exc: BaseException | None) -> ErrorCode | None:
     if isinstance(exc, UNAVAILABLE_ERRORS):
         return ErrorCode.UNAVAILABLE
     return None
-
-
-def graphql_error(code: ErrorCode, message: str) -> GraphQLError:
-    return GraphQLError(message, extensions={"code": code.value})
 
 
 # --- the error members of mutation unions -------------------------------------

@@ -1,33 +1,87 @@
-"""Schema extensions: the document limits, a cache of valid documents, error codes with masking, and
-per-operation timing."""
+"""Schema extensions: the gate between parsing and validation, a cache of valid documents, error
+codes with masking, and per-operation timing."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
-from graphql import DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode
+from graphql import DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode, get_operation_ast
+from graphql.language import OperationType as OperationKind
 from neo4j.exceptions import Neo4jError
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter, SchemaExtension
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+from strawberry.extensions import MaxTokensLimiter, SchemaExtension
+from strawberry.schema.schema import validate_document
 from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
-from hippograph.schema.errors import MASKED_MESSAGE, UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, ErrorCode, code_of
-from hippograph.schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
+from hippograph.schema import operation_cost
+from hippograph.schema.errors import (
+    MASKED_MESSAGE, UNAUTHENTICATED_MESSAGE, UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, RequestError,
+    Unauthenticated, Unavailable, code_of,
+)
+from hippograph.schema.limits import MAX_TOKENS
 
-# What graphql-core and strawberry's limiters say when a document passes a bound.
-_LIMIT_MESSAGES = ("exceeds maximum operation depth", "aliases found. Allowed", "Document contains more than")
+# What graphql-core's token limit says when a document passes it.
+_LIMIT_MESSAGES = ("Document contains more than",)
 
 
-def document_limits() -> list[Callable[[], SchemaExtension]]:
-    """Factories for the document limiters (a fresh extension per request)."""
-    return [
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-    ]
+def token_limit() -> MaxTokensLimiter:
+    """The parser stops at ``MAX_TOKENS``: parsing is the one step every request gets, key or not."""
+    return MaxTokensLimiter(max_token_count=MAX_TOKENS)
+
+
+class OperationGate(SchemaExtension):
+    """What happens between parsing and validation, in this order:
+
+    1. a subscription that did not come over a WebSocket is refused, and so is a caller without a
+       valid key unless the operation asks only what needs no key (``operation_cost.anonymous``),
+       read from the parsed text: nothing more runs for either;
+    2. the operation's expanded cost (depth, fields, aliases, fragments, spreads) is measured once
+       per fragment and refused past a bound, so that no rule ever walks a fragment bomb;
+    3. validation runs in a worker thread: the event loop keeps serving while it does.
+
+    A document ``ValidDocuments`` already knows passed 2 and 3 before and goes straight on.
+    """
+
+    async def on_validate(self) -> AsyncIterator[None]:
+        context = self.execution_context
+        try:
+            # The name the caller sent (strawberry's own falls back to the first operation's).
+            named = context._provided_operation_name
+            operation = get_operation_ast(context.graphql_document, named)
+            if operation is None:
+                raise BadInput(f"the document has no operation named {named!r}" if named else
+                               "the document holds several operations: name the one to run in `operationName`")
+            self._admit(operation)
+            if context.pre_execution_errors is None:
+                operation_cost.check(context.graphql_document, operation)
+                context.pre_execution_errors = await run_in_threadpool(
+                    validate_document, context.schema._schema, context.graphql_document, context.validation_rules,
+                )
+        except RequestError as refused:
+            # The cause (Neo4j unreachable while the key was checked) goes along, to be counted.
+            context.pre_execution_errors = [
+                GraphQLError(str(refused), original_error=refused.__cause__, extensions={"code": refused.code.value})
+            ]
+        except RecursionError:
+            context.pre_execution_errors = [GraphQLError(
+                "the document is nested too deeply", extensions={"code": ErrorCode.LIMIT_EXCEEDED.value},
+            )]
+        yield
+
+    def _admit(self, operation: OperationDefinitionNode) -> None:
+        request = self.execution_context.context
+        if operation.operation is OperationKind.SUBSCRIPTION and not isinstance(request.request, WebSocket):
+            raise BadInput("subscriptions are served over WebSocket (graphql-transport-ws) at /graphql")
+        if request.caller is not None or operation_cost.anonymous(operation):
+            return
+        if request.auth_failure is not None:
+            raise Unavailable(UNAVAILABLE_MESSAGE) from request.auth_failure
+        raise Unauthenticated(UNAUTHENTICATED_MESSAGE)
 
 
 class ValidDocuments(SchemaExtension):
@@ -76,22 +130,35 @@ class ValidDocuments(SchemaExtension):
                     self._valid.popitem(last=False)
 
 
+def caller_fault(error: GraphQLError) -> ErrorCode | None:
+    """The code of an error graphql-core raised before any resolver ran, or None for any other.
+
+    Nothing was being resolved (no path), so the request itself is at fault: the document did not
+    parse or validate (no original error), a value did not fit its type (graphql-core's own error,
+    or the scalar's ``ValueError`` / ``TypeError``), or it is nested deeper than the parser recurses.
+    """
+    original = error.original_error
+    if original is None or (not error.path and isinstance(original, (GraphQLError, ValueError, TypeError))):
+        limit = any(marker in error.message for marker in _LIMIT_MESSAGES)
+        return ErrorCode.LIMIT_EXCEEDED if limit else ErrorCode.BAD_USER_INPUT
+    if not error.path and isinstance(original, RecursionError):
+        return ErrorCode.LIMIT_EXCEEDED
+    return None
+
+
 def classify(error: GraphQLError) -> tuple[ErrorCode, str]:
     """The code and the message the caller sees for one error."""
     existing = (error.extensions or {}).get("code")
     if existing in ErrorCode.__members__:
         return ErrorCode(existing), error.message
-    original = error.original_error
-    if original is None:
-        # Parse and validation errors: the document itself is at fault.
-        if any(marker in error.message for marker in _LIMIT_MESSAGES):
-            return ErrorCode.LIMIT_EXCEEDED, error.message
-        return ErrorCode.BAD_USER_INPUT, error.message
-    code = code_of(original)
+    refused = caller_fault(error)
+    if refused is not None:
+        return refused, error.message
+    code = code_of(error.original_error)
     if code is ErrorCode.UNAVAILABLE:
         return code, UNAVAILABLE_MESSAGE
     if code is not None:
-        return code, str(original)
+        return code, str(error.original_error)
     return ErrorCode.INTERNAL_SERVER_ERROR, MASKED_MESSAGE
 
 

@@ -14,8 +14,11 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return {name: value for name, value in kwargs.items() if name not in ("info", "self", "root")}
+def _check_arguments(kwargs: dict[str, Any]) -> None:
+    """Each argument's strings, under the argument's own name (``input.content``, ``id``)."""
+    for name, value in kwargs.items():
+        if name not in ("info", "self", "root"):
+            check_strings(value, name)
 
 
 def checked(resolver: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
@@ -23,7 +26,7 @@ def checked(resolver: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
 
     @functools.wraps(resolver)
     async def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
-        check_strings(_arguments(kwargs))
+        _check_arguments(kwargs)
         return await resolver(*args, **kwargs)
 
     return wrapped
@@ -36,7 +39,7 @@ def mutation(resolver: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[Any]]
     @functools.wraps(resolver)
     async def wrapped(*args: P.args, **kwargs: P.kwargs) -> Any:
         try:
-            check_strings(_arguments(kwargs))
+            _check_arguments(kwargs)
             return await resolver(*args, **kwargs)
         except Exception as exc:
             member = user_error(exc)

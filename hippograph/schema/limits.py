@@ -12,6 +12,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -20,6 +21,11 @@ from hippograph.schema.errors import BadInput, LimitExceeded
 MAX_DEPTH = 10
 MAX_ALIASES = 20
 MAX_TOKENS = 2000
+# Counted as the operation expands (``hippograph.schema.operation_cost``), fragments and all.
+MAX_FIELDS = 500
+MAX_FRAGMENTS = 50
+MAX_SPREADS = 200
+MAX_REPEATS = 20
 MAX_BODY_BYTES = 2 * 1024 * 1024
 MAX_PAGE = 100
 DEFAULT_PAGE = 20
@@ -33,6 +39,9 @@ MAX_STRING = 2 * 1024 * 1024
 MAX_TRACE_PATHS = 100
 MAX_CHAINS = 100
 MAX_SUBSCRIPTIONS_PER_CONNECTION = 10
+# How far a caller's ``now`` may be from the server's clock: enough for a client's skew or a replay
+# of today, not enough to age (and so decay) a whole memory.
+MAX_CLOCK_SKEW = timedelta(days=1)
 
 # Tab, newline and carriage return are text; other C0 controls, DEL and NUL are not.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -89,6 +98,22 @@ def page_size(first: int, field: str = "first") -> int:
     if first > MAX_PAGE:
         raise LimitExceeded(f"{field} is at most {MAX_PAGE}, got {first}", field=field)
     return first
+
+
+def positive(value: int, field: str) -> int:
+    if value < 1:
+        raise BadInput(f"{field} must be at least 1, got {value}", field=field)
+    return value
+
+
+def moment(value: datetime | None, field: str) -> datetime | None:
+    """A caller's ``now``: within ``MAX_CLOCK_SKEW`` of the server's clock (a time without a zone is UTC)."""
+    if value is None:
+        return None
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    if abs(aware - datetime.now(timezone.utc)) > MAX_CLOCK_SKEW:
+        raise BadInput(f"{field} must be within {MAX_CLOCK_SKEW.days} day of the server's clock", field=field)
+    return value
 
 
 def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LIST) -> list[T] | None:

@@ -7,11 +7,11 @@ from typing import Any
 from strawberry.permission import BasePermission
 
 from hippograph.schema.context import Info
-from hippograph.schema.errors import ErrorCode
+from hippograph.schema.errors import UNAUTHENTICATED_MESSAGE, ErrorCode
 
 
 class IsAuthenticated(BasePermission):
-    message = "a valid API key is required: send `Authorization: Bearer <key>`"
+    message = UNAUTHENTICATED_MESSAGE
     error_extensions = {"code": ErrorCode.UNAUTHENTICATED.value}
 
     def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:

@@ -15,6 +15,7 @@ from hippograph.graph import server
 from hippograph.schema.context import Info
 from hippograph.schema.permissions import ADMIN, AUTHENTICATED
 from hippograph.schema.resolvers import audit, browse, documents, events, keys, knowledge, lifecycle, memories, recall, sessions
+from hippograph.schema.resolvers import forget as forgetting  # `forget` is also a field of Mutation
 
 
 @strawberry.type(description="The running service and the database behind it.")
@@ -80,6 +81,17 @@ class Mutation:
     remember = _mutation(memories.remember, "Store a memory under its tier's rules (secrets scrubbed, capacity kept).")
     update_memory = _mutation(memories.update_memory, "Change a memory's content, summary or relevance.")
     forget = _mutation(memories.forget, "Delete a memory or an entity, with what only it supported.")
+    forget_session = _mutation(
+        forgetting.forget_session,
+        "Erase a session: its memories and turns, the facts and memories derived from it, and what only they supported.",
+    )
+    forget_project = _mutation(
+        forgetting.forget_project, "Erase a project: its memories, its sessions (as forgetSession does), entities and node."
+    )
+    forget_user = _mutation(
+        forgetting.forget_user,
+        "Erase a user — yourself, or with an admin key anyone — with everything they own; the audit log keeps a tombstone.",
+    )
     link = _mutation(knowledge.link, "Add a knowledge-graph edge between two of the caller's entities.")
     unlink = _mutation(knowledge.unlink, "Remove a knowledge-graph edge.")
     record_decision = _mutation(knowledge.record_decision, "Record a decision now; close the decisions it replaces.")

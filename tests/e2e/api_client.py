@@ -6,12 +6,16 @@ import json
 import socket
 import subprocess
 import sys
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 
@@ -40,6 +44,33 @@ class Server:
         return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
 
 
+@contextmanager
+def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """A real `hippograph serve` on a free port (with ``env`` for its environment), until the block ends."""
+    port = free_port()
+    with log.open("w") as out:
+        proc = subprocess.Popen([HIPPOGRAPH, "serve", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT,
+                                env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"hippograph serve exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("hippograph serve did not come up within 120 s")
+    try:
+        yield Server(base, log, proc)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 class Client:
     """POSTs GraphQL with an API key; ``data`` and ``errors`` as the server sent them."""
 
@@ -61,10 +92,11 @@ class Client:
         )
 
     def run(self, query: str, **variables: Any) -> dict[str, Any]:
-        """The response body (data and errors)."""
+        """The response body (data and errors), whose HTTP status must be the one its errors call for."""
         response = self.post(query, variables)
-        assert response.status_code == 200, response.text
-        return response.json()
+        body = response.json()
+        assert_status(response, body)
+        return body
 
     def data(self, query: str, **variables: Any) -> dict[str, Any]:
         """The data of a response that must have no errors."""
@@ -76,6 +108,19 @@ class Client:
         """The extensions.code of every error of a response."""
         body = self.run(query, **variables)
         return [error["extensions"]["code"] for error in body.get("errors") or []]
+
+
+def assert_status(response: httpx.Response, body: dict[str, Any]) -> None:
+    """401 with a Bearer challenge for a missing or refused key, 503 with Retry-After while Neo4j
+    is down, 200 for everything else GraphQL answered."""
+    codes = {error["extensions"]["code"] for error in body.get("errors") or []}
+    if "UNAVAILABLE" in codes:
+        assert response.status_code == 503 and int(response.headers["retry-after"]) > 0, response.text
+    elif "UNAUTHENTICATED" in codes:
+        assert response.status_code == 401, response.text
+        assert response.headers["www-authenticate"].startswith("Bearer "), response.headers
+    else:
+        assert response.status_code == 200, response.text
 
 
 def new_user(prefix: str) -> str:

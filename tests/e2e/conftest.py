@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from hippograph.memory import keys
 from hippograph.services import Services
-from api_client import HIPPOGRAPH, Client, Server, free_port, new_user
+from api_client import Client, Server, new_user, running_server
 
 # Modules that stop and restart Neo4j run after every other test of the session.
 LAST = "neo4j_restart"
@@ -27,26 +24,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def api_server(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen([HIPPOGRAPH, "serve", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"hippograph serve exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("hippograph serve did not come up within 120 s")
-    yield Server(base, log, proc)
-    proc.terminate()
-    proc.wait(timeout=30)
+    with running_server(tmp_path_factory.mktemp("serve") / "serve.log") as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

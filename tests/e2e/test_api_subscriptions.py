@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,7 +13,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from api_client import Client
+from api_client import HIPPOGRAPH, Client, Server, new_user
+from hippograph.memory import keys
+from hippograph.services import Services
 
 pytestmark = pytest.mark.neo4j
 
@@ -43,6 +46,28 @@ def events(ws: ClientConnection, wait: float) -> list[dict[str, Any]]:
         assert not message["payload"].get("errors"), message
         received.append(message["payload"]["data"]["memoryEvents"])
     return received
+
+
+def closing(ws: ClientConnection, wait: float = 5) -> tuple[list[dict[str, Any]], int, str]:
+    """The messages received until the server closed the socket, and its close code and reason; the
+    bound is generous (checks run twice a second, on a machine that may be busy): the point is that it closes."""
+    received = []
+    deadline = time.monotonic() + wait
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            received.append(json.loads(ws.recv(timeout=left)))
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None, "the server closed the socket without a close frame"
+        return received, closed.rcvd.code, closed.rcvd.reason
+    except TimeoutError:
+        pass
+    pytest.fail(f"the socket was still open {wait} s later; it received {received}")
+
+
+def keyed_client(server: Server, services: Services, prefix: str) -> tuple[Client, str]:
+    """A client of a new user, and the id of its key."""
+    issued = keys.create_key(services.driver, services.database, new_user(prefix))
+    return Client(server, issued.secret, issued.record["userId"]), issued.record["id"]
 
 
 def remember(client: Client, content: str, project: str) -> str:
@@ -93,3 +118,43 @@ def test_subscriptions_per_connection_are_bounded(alice: Client) -> None:
             ws.send(json.dumps({"id": str(n), "type": "subscribe", "payload": {"query": SUBSCRIBE}}))
         message = json.loads(ws.recv(timeout=10))
         assert message["type"] == "error" and message["id"] == str(MAX_SUBSCRIPTIONS_PER_CONNECTION + 1)
+
+
+def test_forgetting_a_session_or_a_project_publishes_an_event(alice: Client) -> None:
+    alice.data('mutation { startSession(input: {id: "chat-9", project: "radio"}) { __typename } }')
+    with subscription(alice, "radio") as ws:
+        alice.data('mutation { forgetSession(input: {id: "chat-9"}) { __typename } }')
+        remember(alice, "The radio project archives shows for a year", "radio")
+        alice.data('mutation { forgetProject(input: {id: "radio"}) { __typename } }')
+        got = events(ws, 3)
+    assert [(e["kind"], e["project"], e["session"]) for e in got] == [
+        ("SESSION_FORGOTTEN", "radio", "chat-9"), ("REMEMBERED", "radio", None), ("PROJECT_FORGOTTEN", "radio", None),
+    ]
+    assert got[1]["memoryIds"][0] in got[2]["memoryIds"]
+
+
+def test_revoking_a_key_closes_its_open_subscriptions(api_server: Server, services: Services, make_client) -> None:
+    by_command, command_key = keyed_client(api_server, services, "revoked-by-cli")
+    by_api, api_key = keyed_client(api_server, services, "revoked-by-api")
+    admin, bystander = make_client("admin", keys.Role.ADMIN), make_client("bystander")
+    with subscription(by_command, None) as first, subscription(by_api, None) as second, \
+            subscription(bystander, "radio") as third:
+        # Another process revokes the key: the server learns it from Neo4j, not from a call of its own.
+        revoked = subprocess.run([HIPPOGRAPH, "keys", "revoke", command_key], capture_output=True, text=True, timeout=120)
+        assert revoked.returncode == 0, revoked.stderr
+        assert closing(first) == ([], 4403, "API key revoked")
+        assert admin.data(f'mutation {{ revokeApiKey(input: {{id: "{api_key}"}}) {{ __typename }} }}') == {
+            "revokeApiKey": {"__typename": "ApiKeyRevoked"}}
+        assert closing(second) == ([], 4403, "API key revoked")
+        # A good key's socket stays open and keeps receiving.
+        remember(bystander, "The radio project streams Opus audio", "radio")
+        assert [e["kind"] for e in events(third, 3)] == ["REMEMBERED"]
+
+
+def test_erasing_a_user_closes_their_subscriptions(make_client) -> None:
+    carol = make_client("carol")
+    with subscription(carol, None) as ws:
+        assert carol.data("mutation { forgetUser(input: {}) { __typename } }") == {"forgetUser": {"__typename": "ScopeForgotten"}}
+        received, code, reason = closing(ws)
+    assert [m["payload"]["data"]["memoryEvents"]["kind"] for m in received] == ["USER_FORGOTTEN"]
+    assert (code, reason) == (4403, "API key gone: its user was erased")

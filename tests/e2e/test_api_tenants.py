@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from api_client import Client
+from api_client import Client, assert_status
 
 pytestmark = pytest.mark.neo4j
 
@@ -111,3 +111,4 @@ def test_missing_or_bad_keys_are_unauthenticated(anonymous: Client, bob: Client)
         response = bob.http.post(bob.server.graphql, json={"query": "{ tierUsage { tier } }"},
                                  headers={"authorization": header})
         assert [e["extensions"]["code"] for e in response.json()["errors"]] == ["UNAUTHENTICATED"], header
+        assert_status(response, response.json())

@@ -89,7 +89,7 @@ def test_two_recorders_writing_at_once_lose_no_increment(clean_db: Services) -> 
 
     def hammer(recorder: AccessRecorder) -> None:
         for _ in range(200):
-            recorder.record(ids, NOW)
+            recorder.record("u1", ids, NOW)
 
     threads = [threading.Thread(target=hammer, args=(r,)) for r in recorders for _ in range(2)]
     for t in threads:
@@ -105,7 +105,7 @@ def test_two_recorders_writing_at_once_lose_no_increment(clean_db: Services) -> 
 def test_recording_does_not_wait_for_the_write(clean_db: Services) -> None:
     ids = store(clean_db)
     recorder = AccessRecorder(clean_db.driver, clean_db.database, linger_seconds=0.5)
-    recorder.record(ids, NOW)  # returns at once; the write happens about half a second later
+    recorder.record("u1", ids, NOW)  # returns at once; the write happens about half a second later
     assert counts(clean_db, ids)[ids[0]][0] == 0
     assert recorder.flush(timeout=30)
     assert counts(clean_db, ids)[ids[0]][0] == 1
@@ -119,4 +119,17 @@ def test_a_recall_that_returns_nothing_records_nothing(clean_db: Services) -> No
     assert result.items == []
     assert recorder.flush(timeout=10)
     assert all(n == 0 for n, _ in counts(clean_db, ids).values())
+    recorder.close()
+
+
+def test_an_access_counts_only_for_the_memory_of_that_user(clean_db: Services) -> None:
+    ids = store(clean_db)
+    recorder = AccessRecorder(clean_db.driver, clean_db.database, linger_seconds=0)
+    for _ in range(5):
+        recorder.record("someone-else", ids, NOW)  # the ids of u1's memories, booked for another user
+    recorder.record("u1", ids[:1], NOW)
+    assert recorder.flush(timeout=30)
+    assert {memory_id: n for memory_id, (n, _) in counts(clean_db, ids).items()} == {
+        memory_id: 1 if memory_id == ids[0] else 0 for memory_id in ids
+    }
     recorder.close()

@@ -63,7 +63,17 @@ def test_classify_masks_the_unexpected_and_keeps_the_rest() -> None:
         ErrorCode.NOT_FOUND, "memory 1 not found",
     )
     assert classify(GraphQLError("no", extensions={"code": "FORBIDDEN"}))[0] is ErrorCode.FORBIDDEN
-    assert classify(GraphQLError("'q' exceeds maximum operation depth of 10"))[0] is ErrorCode.LIMIT_EXCEEDED
+    # graphql-core's own complaint about a variable (no path: nothing was being resolved) is the caller's.
+    coercion = GraphQLError("Int cannot represent non 32-bit signed integer value: 2147483648")
+    assert classify(GraphQLError("Variable '$n' has invalid value", original_error=coercion))[0] is ErrorCode.BAD_USER_INPUT
+    assert classify(GraphQLError("x", original_error=ValueError("Exceeds the limit (4300 digits)")))[0] \
+        is ErrorCode.BAD_USER_INPUT
+    assert classify(GraphQLError("maximum recursion depth exceeded", original_error=RecursionError()))[0] \
+        is ErrorCode.LIMIT_EXCEEDED
+    # The same errors while a field was being resolved are ours: masked.
+    assert classify(GraphQLError("x", original_error=ValueError("bad state"), path=["recall"])) == (
+        ErrorCode.INTERNAL_SERVER_ERROR, MASKED_MESSAGE,
+    )
     assert classify(GraphQLError("Syntax Error: Document contains more than 2000 tokens."))[0] is ErrorCode.LIMIT_EXCEEDED
     assert classify(GraphQLError("Cannot query field 'x' on type 'Query'."))[0] is ErrorCode.BAD_USER_INPUT
 

@@ -10,7 +10,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hippograph.memory.secrets import KINDS, Finding, SecretRejected, enforce, scrub
+from hippograph.memory.errors import InvalidInput
+from hippograph.memory.secrets import (
+    KINDS, Finding, SecretRejected, check_id, enforce, enforce_data, scrub, scrub_labelled,
+)
+from hippograph.memory.tiers import ScopeError
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
 
@@ -192,6 +196,84 @@ def test_redact_policy_scrubs() -> None:
 def test_unknown_policy_is_refused() -> None:
     with pytest.raises(ValueError, match="redact"):
         enforce("anything", "ignore")
+
+
+def test_a_value_is_seen_after_its_label_and_only_the_value_comes_back() -> None:
+    label, value = scrub_labelled("db_password", "S3cr3t!x9")
+    assert (label.text, label.findings) == ("db_password", ())
+    assert value.text == "[REDACTED:password]"
+    assert value.findings == (Finding("password", 0, len("S3cr3t!x9")),)
+    assert scrub("S3cr3t!x9").findings == ()  # alone it is a word like any other
+    assert enforce("S3cr3t!x9", "redact", label="db_password").text == "[REDACTED:password]"
+    with pytest.raises(SecretRejected):
+        enforce("S3cr3t!x9", "reject", label="db_password")
+    assert enforce("dark mode", "redact", label="editor_theme").text == "dark mode"
+
+
+def test_a_secret_in_the_label_is_cut_from_the_label() -> None:
+    label, value = scrub_labelled(GITHUB, "push access")
+    assert (label.text, label.kinds) == ("[REDACTED:api_key]", ["api_key"])
+    assert (value.text, value.findings) == ("push access", ())
+
+
+def test_structured_data_is_scrubbed_whole_keys_values_nested_and_in_lists() -> None:
+    data = {
+        "owner": "platform",
+        AWS_ID: "deploy user",
+        "db_password": "S3cr3t!x9",
+        "nested": {"env": "prod", "hosts": ["web-1", f"push with {GITHUB}"], "slack": {SLACK: 1}},
+        "count": 3,
+        "flags": [True, None, 1.5],
+    }
+    result = enforce_data(data, "redact")
+    assert result.value == {
+        "owner": "platform",
+        "[REDACTED:api_key]": "deploy user",
+        "db_password": "[REDACTED:password]",
+        "nested": {"env": "prod", "hosts": ["web-1", "push with [REDACTED:api_key]"], "slack": {"[REDACTED:api_key]": 1}},
+        "count": 3,
+        "flags": [True, None, 1.5],
+    }
+    assert result.kinds == ["api_key", "password"]
+    assert AWS_ID not in json.dumps(result.value) and GITHUB not in json.dumps(result.value)
+
+
+def test_clean_structured_data_passes_unchanged_under_either_policy() -> None:
+    data = {"speaker": "Caroline", "sourceTurns": ["t1", "t2"], "count": 2, "reason": "XSS protection"}
+    for policy in ("redact", "reject"):
+        result = enforce_data(data, policy)
+        assert (result.value, result.kinds) == (data, [])
+    assert enforce_data(None, "redact").value is None
+    assert enforce_data("password=hunter2", "redact").value == "password=[REDACTED:password]"
+
+
+def test_reject_policy_refuses_structured_data_naming_kinds_only() -> None:
+    with pytest.raises(SecretRejected) as caught:
+        enforce_data({"notes": [{OPENAI: "x"}]}, "reject")
+    assert caught.value.kinds == ["api_key"]
+    assert OPENAI not in str(caught.value)
+    with pytest.raises(ValueError, match="redact"):
+        enforce_data({}, "ignore")
+
+
+def test_two_keys_that_redact_alike_are_refused_rather_than_merged() -> None:
+    with pytest.raises(SecretRejected):
+        enforce_data({AWS_ID: 1, GITHUB: 2}, "redact")
+
+
+@pytest.mark.parametrize("value", ["alice", "proj-xyz789", "sess-abc123", "alice-0123456789", "3f2a9c1e-5b7d-4f0a-8b2c-3d4e5f607182"])
+def test_an_ordinary_id_passes(value: str) -> None:
+    assert check_id("project id", value) == value
+
+
+@pytest.mark.parametrize("value", [AWS_ID, GITHUB, STRIPE, JWT, "postgres://app:S3cr3tpw@db:5432/app", "token:abc123XYZ789"])
+def test_an_id_holding_a_secret_is_refused_and_never_repeated(value: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        check_id("project id", value)
+    assert "project id looks like a secret" in str(caught.value)
+    assert value not in str(caught.value)
+    with pytest.raises(ScopeError):
+        check_id("project id", value, ScopeError)
 
 
 def test_scrubbing_is_the_same_from_many_threads() -> None:

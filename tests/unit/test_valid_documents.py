@@ -6,7 +6,10 @@ import asyncio
 
 import pytest
 
+from hippograph.memory.keys import Caller, Role
 from hippograph.schema import schema
+from hippograph.schema.context import Context
+from hippograph.schema.events import EventBus
 from hippograph.schema.extensions import ValidDocuments
 
 
@@ -18,8 +21,9 @@ def empty_cache():
 
 
 def run(query: str) -> list[str]:
-    # No context: every resolver would fail, but parsing and validation happen before that.
-    result = asyncio.run(schema.execute(query))
+    # No services: every resolver would fail, but parsing and validation happen before that.
+    caller = Caller(user_id="u", role=Role.USER, key_id="k")
+    result = asyncio.run(schema.execute(query, context_value=Context(services=None, events=EventBus(), caller=caller)))
     return [e.extensions.get("code") for e in result.errors or []]
 
 

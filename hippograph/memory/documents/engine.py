@@ -275,11 +275,13 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
     for entry in plan.entries:
         try:
             content = secrets.enforce(entry.content, policy).text
+            attributes = secrets.enforce_data(entry.attributes, policy).value
         except secrets.SecretRejected as exc:
             raise DocumentError(entry.path, f"{exc}") from None
-        if content != entry.content:
-            # The fields were scrubbed where they stand; a secret seen only in the whole text
-            # would be redacted in the memory but not in the attributes an export reads.
+        if content != entry.content or attributes != entry.attributes:
+            # The fields were scrubbed where they stand; a secret seen only in the whole text, or only
+            # as the write path sees the attributes, would be redacted in the memory but not in the
+            # attributes the placing step stores and an export reads.
             raise DocumentError(entry.path, "holds a secret that cannot be redacted field by field; remove it")
         if len(content) > MAX_CONTENT_CHARS:
             raise DocumentError(entry.path, f"makes a memory of {len(content)} characters; at most {MAX_CONTENT_CHARS}")

@@ -20,4 +20,8 @@ async def memory_events(
     scope = Scope(info.context.user_id, ident(project, "project") if project is not None else None)
     async with info.context.events.subscribe(scope.user_id, scope.project_id) as queue:
         while True:
-            yield MemoryEvent.from_event(await queue.get())
+            event = await queue.get()
+            # The key was revoked meanwhile and the socket is closing (hippograph.api.sockets): nothing more goes out.
+            if info.context.caller is None:
+                return
+            yield MemoryEvent.from_event(event)

@@ -12,7 +12,7 @@ from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.events import Event
 from hippograph.schema.guards import mutation
-from hippograph.schema.limits import MAX_SHORT_TEXT, bounded_list, ident, optional_text, text
+from hippograph.schema.limits import MAX_SHORT_TEXT, bounded_list, ident, optional_text, positive, text
 from hippograph.schema.resolvers.memories import entity_name, load_memory, scope_of
 from hippograph.schema.types.knowledge import (
     LinkInput,
@@ -89,7 +89,7 @@ async def record_pattern(info: Info, input: RecordPatternInput) -> RecordPattern
     scope = scope_of(info, input.project, input.session)
     recorded = await run_in_threadpool(
         knowledge.record_pattern, info.context.services, scope, entity_name(input.pattern, "pattern"),
-        count=input.count, tier=input.tier,
+        count=positive(input.count, "count"), tier=input.tier,
     )
     return await _recorded(info, scope, recorded, "PATTERN_RECORDED")
 
@@ -114,7 +114,7 @@ async def link(info: Info, input: LinkInput) -> LinkPayload:
     info.context.events.publish(Event("LINKED", info.context.user_id, entity_ids=(from_id, to_id)))
     return LinkSuccess(edge=Edge(
         type=StoredEdgeType(row["type"]), from_id=strawberry.ID(row["fromId"]), to_id=strawberry.ID(row["toId"]),
-        note=note, created_at=None,
+        note=row["note"], created_at=None,
     ))
 
 

@@ -14,7 +14,7 @@ from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput, LimitExceeded
 from hippograph.schema.events import Event
 from hippograph.schema.guards import checked, mutation
-from hippograph.schema.limits import MAX_QUERY, MAX_TEXT, ident, optional_text, text
+from hippograph.schema.limits import MAX_QUERY, MAX_TEXT, ident, moment, optional_text, text
 from hippograph.schema.types.common import RecallProfile
 from hippograph.schema.types.lifecycle import (
     AppendTurnInput,
@@ -90,7 +90,7 @@ async def context(
 @mutation
 async def consolidate(info: Info, input: ConsolidateInput) -> ConsolidatePayload:
     user_id = info.context.user_id  # never None: that would consolidate every user
-    report = await run_in_threadpool(consolidate_memory, info.context.services, user_id, input.now)
+    report = await run_in_threadpool(consolidate_memory, info.context.services, user_id, moment(input.now, "now"))
     info.context.events.publish(Event(
         "CONSOLIDATED", user_id,
         memory_ids=tuple([*(m for pair in report.merged for m in pair), *report.promoted.values(), *report.generalised]),

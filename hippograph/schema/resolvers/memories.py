@@ -13,6 +13,7 @@ from hippograph.memory.browse import entity_project
 from hippograph.memory.errors import InvalidInput
 from hippograph.memory.entities import EntityType as StoredEntityType
 from hippograph.memory.entities import clean_name
+from hippograph.memory.secrets import check_id
 from hippograph.memory.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
@@ -117,14 +118,15 @@ async def forget(info: Info, input: ForgetInput) -> ForgetPayload:
         raise BadInput("give exactly one of memory or entity", field="input")
     services, user_id, loaders = info.context.services, info.context.user_id, info.context.loaders
     if input.memory is not None:
-        memory_id = ident(input.memory, "memory")
+        # Refused before the lookup, which would only say "not found".
+        memory_id = check_id("memory", ident(input.memory, "memory"))
         row = await loaders.memory.load(memory_id)
         if row is None:
             raise NotFound(f"memory {memory_id} not found")
         forgotten = await run_in_threadpool(forget_rules.forget_memory, services, user_id, memory_id)
         project_id, session_id = row.get("projectId"), row.get("sessionId")
     else:
-        entity_id = ident(input.entity, "entity")
+        entity_id = check_id("entity", ident(input.entity, "entity"))
         row = await loaders.entity.load(entity_id)
         if row is None:
             raise NotFound(f"entity {entity_id} not found")

@@ -106,7 +106,7 @@ class AssembledContext:
 
 @strawberry.input
 class ConsolidateInput:
-    now: datetime | None = strawberry.field(default=None, description="The moment decay is measured from (default: now).")
+    now: datetime | None = strawberry.field(default=None, description="The moment decay is measured from (default: now; at most a day from the server's clock).")
 
 
 @strawberry.type

@@ -35,8 +35,8 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.graph import migrations
-    from hippograph.memory.reembed import sketch_missing
-    from hippograph.services import migration_parameters, open_services
+    from hippograph.memory.writing.reembed import sketch_missing
+    from hippograph.memory.services import migration_parameters, open_services
 
     with open_services(settings) as services:
         applied = migrations.migrate(
@@ -95,7 +95,7 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import forget
     from hippograph.memory.errors import NotFound
     from hippograph.memory.tiers import check_scope_id
-    from hippograph.services import open_services
+    from hippograph.memory.services import open_services
 
     owner = args.id if args.scope == "user" else args.user
     check_scope_id("user", owner)
@@ -117,7 +117,7 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import documents
     from hippograph.memory.errors import InvalidInput
-    from hippograph.services import open_services
+    from hippograph.memory.services import open_services
 
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
@@ -137,7 +137,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
     from hippograph.memory import documents
-    from hippograph.services import open_services
+    from hippograph.memory.services import open_services
 
     with open_services(settings) as services:
         document = documents.export_document(
@@ -150,9 +150,9 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
-    from hippograph.memory.consolidation import consolidate
+    from hippograph.memory.lifecycle.consolidation import consolidate
     from hippograph.memory.tiers import check_scope_id
-    from hippograph.services import open_services
+    from hippograph.memory.services import open_services
 
     check_scope_id("user", args.user)
     with open_services(settings) as services:
@@ -162,8 +162,8 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
-    from hippograph.memory.reembed import reembed
-    from hippograph.services import open_services
+    from hippograph.memory.writing.reembed import reembed
+    from hippograph.memory.services import open_services
 
     with open_services(settings) as services:
         count = reembed(services, progress=lambda n: print(f"{n} memories re-embedded", file=sys.stderr, flush=True))

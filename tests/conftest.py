@@ -9,7 +9,7 @@ import pytest
 
 from hippograph.config import Settings
 from hippograph.graph import migrations
-from hippograph.services import Services, migration_parameters, open_services
+from hippograph.memory.services import Services, migration_parameters, open_services
 
 # Everything a test may have written; the migration chain and lock stay.
 WIPE_DATA = """

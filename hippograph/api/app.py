@@ -19,7 +19,7 @@ from hippograph.api.sockets import watching
 from hippograph.config import Settings
 from hippograph.schema.events import EventBus
 from hippograph.memory.keys import CallerCache
-from hippograph.services import Services, open_services
+from hippograph.memory.services import Services, open_services
 
 
 def create_app(settings: Settings, services: Services | None = None) -> Starlette:

@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from hippograph.memory.keys import Caller, CallerCache, authenticate
 from hippograph.schema.errors import UNAVAILABLE_ERRORS
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 def key_from_headers(headers: Mapping[str, str]) -> str | None:

@@ -7,8 +7,8 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory.consolidation import consolidate
-from hippograph.services import Services
+from hippograph.memory.lifecycle.consolidation import consolidate
+from hippograph.memory.services import Services
 
 log = logging.getLogger(__name__)
 

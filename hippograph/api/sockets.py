@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from hippograph.memory import keys
 from hippograph.schema.context import Context
 from hippograph.schema.errors import UNAVAILABLE_ERRORS
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 log = logging.getLogger(__name__)
 

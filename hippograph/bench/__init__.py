@@ -65,7 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.bench import report
-    from hippograph.services import open_services
+    from hippograph.memory.services import open_services
 
     if args.bench == "fuzz" and (args.url is None) != (args.key is None):
         raise ConfigError("--url and --key go together: a running server and the key to fuzz it with")
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             result = writes.run(services, [Path(p) for p in (args.data or [latency.DEFAULT_DATA])], args.singles, args.bulk)
         elif args.bench == "fit":
             from hippograph.bench import fit, locomo
-            from hippograph.memory.profiles import PROFILES
+            from hippograph.memory.recall.profiles import PROFILES
 
             rows = fit.extract(services, locomo.load(args.data), progress=progress)
             result = fit.fit(rows, floor=PROFILES["hybrid"].summary_above)

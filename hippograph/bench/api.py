@@ -60,8 +60,8 @@ from hippograph.bench import metrics, report
 from hippograph.bench.latency import USERS, _grow, user_id
 from hippograph.bench.locomo import load
 from hippograph.memory import keys
-from hippograph.memory.entities import extract_mentions
-from hippograph.services import Services
+from hippograph.memory.writing.entities import extract_mentions
+from hippograph.memory.services import Services
 
 BENCH_USER = user_id(1)
 PROJECT_PREFIX = "api-bench-"

@@ -26,10 +26,10 @@ import numpy as np
 
 from hippograph.bench import metrics
 from hippograph.bench.locomo import Conversation, bench_services, ingest
-from hippograph.memory.profiles import PROFILES, RecallProfile
-from hippograph.memory.recall import recall
+from hippograph.memory.recall.profiles import PROFILES, RecallProfile
+from hippograph.memory.recall.query import recall
 from hippograph.memory.tiers import Scope
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 STEP = 0.05
 SIGNALS = ("vector", "keyword", "recency", "relation")

@@ -70,10 +70,10 @@ from neo4j import READ_ACCESS, Session
 from hippograph.bench import api, report
 from hippograph.config import ConfigError
 from hippograph.memory import keys
-from hippograph.memory.forget import forget_user
+from hippograph.memory.writing.forget import forget_user
 from hippograph.schema import schema as hippograph_schema
 from hippograph.schema.limits import MAX_ALIASES, MAX_BODY_BYTES, MAX_DEPTH, MAX_LIST, MAX_TOKENS
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 # What a caller without a key may ask (README, "Keys and tenants"); every other root field needs one.
 KEYLESS_FIELDS = frozenset({"serverInfo", "__typename", "__schema", "__type"})

@@ -35,11 +35,12 @@ from hippograph.bench.locomo import VECTOR, load
 from hippograph.config import PROJECT_ROOT
 from hippograph.graph import recall as recall_cypher
 from hippograph.graph.memories import create_memories
-from hippograph.memory.entities import extract_mentions, normalise_name
-from hippograph.memory.profiles import PROFILES
-from hippograph.memory.recall import build_query, recall
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.entities import extract_mentions, normalise_name
+from hippograph.memory.recall.profiles import PROFILES
+from hippograph.memory.recall.query import build_query, recall
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "locomo-dev.json"
 USERS = 100
@@ -98,7 +99,7 @@ def run(
             f"LoCoMo turns over {USERS} users (each owns 1 % of the store), each distinct text embedded once. "
             f"{queries} recalls per size of distinct LoCoMo questions (hybrid profile, critical priority, a random "
             f"user, after {WARM_UP} warm-up recalls), one at a time; `recall` = embedding + query + selection, "
-            "measured in-process around `hippograph.memory.recall.recall`, on this machine's 2 cores (1-minute load "
+            "measured in-process around `hippograph.memory.recall.query.recall`, on this machine's 2 cores (1-minute load "
             f"average at the start: {os.getloadavg()[0]:.2f})."
         ),
     }

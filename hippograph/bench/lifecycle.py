@@ -28,14 +28,14 @@ from hippograph.bench.locomo import (
     methods,
     summarise,
 )
-from hippograph.memory.consolidation import consolidate
-from hippograph.memory.forget import forget_user
-from hippograph.memory.profiles import Priority, RecallProfile
-from hippograph.memory.recall import recall
-from hippograph.memory.sessions import end_session, start_session
+from hippograph.memory.lifecycle.consolidation import consolidate
+from hippograph.memory.writing.forget import forget_user
+from hippograph.memory.recall.profiles import Priority, RecallProfile
+from hippograph.memory.recall.query import recall
+from hippograph.memory.lifecycle.sessions import end_session, start_session
 from hippograph.memory.tiers import Scope
-from hippograph.memory.transcript import append_turn
-from hippograph.services import Services
+from hippograph.memory.lifecycle.transcript import append_turn
+from hippograph.memory.services import Services
 
 PROJECT = "locomo"
 TRANSCRIPT_BUDGET = 1024

@@ -8,7 +8,7 @@ of categories 1-4 (category 5 is adversarial, unanswerable) is asked as that
 user, "now" being a day after the last session, and the ranked memory ids are
 mapped back to turn ``dia_id`` s and scored against the question's evidence
 (``"D8:6; D9:17"`` holds two ids). Methods, side by side, all through
-``hippograph.memory.recall.recall`` and its one Cypher statement:
+``hippograph.memory.recall.query.recall`` and its one Cypher statement:
 
 * ``bm25`` — full-text candidates ranked by BM25 alone;
 * ``vector`` — vector candidates ranked by cosine alone;
@@ -33,12 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.bench import metrics
-from hippograph.memory.forget import forget_user
-from hippograph.memory.profiles import PROFILES, Priority, RecallProfile, Source, Weights
-from hippograph.memory.recall import RecallResult, recall
-from hippograph.memory.store import MemoryInput, bulk_import
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.forget import forget_user
+from hippograph.memory.recall.profiles import PROFILES, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall.query import RecallResult, recall
+from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}

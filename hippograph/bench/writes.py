@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.bench import locomo, metrics
-from hippograph.memory.forget import forget_user
-from hippograph.memory.store import MemoryInput, bulk_import, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.forget import forget_user
+from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 LARGE = 100_000_000
 

@@ -16,7 +16,7 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph.entities import ENTITY_FIELDS
 from hippograph.graph.memories import MEMORY_FIELDS
-from hippograph.memory.entities import EdgeType
+from hippograph.graph.vocabulary import EdgeType
 
 # The six knowledge-graph relationship types, from the allow-list; never from input.
 KNOWLEDGE_EDGES = "|".join(edge.value for edge in EdgeType)

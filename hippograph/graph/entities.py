@@ -12,7 +12,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.memory.entities import EdgeType
+from hippograph.graph.vocabulary import EdgeType
 
 ENTITY_FIELDS = """
   id: e.id, name: e.name, type: e.type, userId: e.userId, scopeKey: e.scopeKey,
@@ -80,13 +80,6 @@ WHERE m.validUntil IS NULL
 SET m.validUntil = datetime($at)
 RETURN collect(DISTINCT e.id) AS entities, collect(DISTINCT m.id) AS memories
 """
-
-ACTIVE_CONFLICTS = """
-MATCH (e:Entity {id: $id, userId: $userId})-[:CONFLICTS_WITH]-(other:Entity)
-WHERE other.validUntil IS NULL AND other.id <> $id
-RETURN collect(other.id) AS ids
-"""
-
 
 RECORDED_ENTITY = """
 MATCH (:Memory {id: $memoryId, userId: $userId})-[:RECORDS]->(e:Entity)

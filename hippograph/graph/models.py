@@ -1,8 +1,8 @@
 """The graph's node and relationship classes (neomodel).
 
-They declare what Neo4j Browser shows and what the migrations must provide:
-``tests/integration/test_models_match_migrations.py`` checks that every index
-and constraint declared here exists. Reads and writes run the named Cypher of
+They declare, in the names of ``hippograph.graph.vocabulary``, what Neo4j Browser
+shows and what the migrations must provide: ``tests/integration/test_models_match_migrations.py``
+checks that every index and constraint declared here exists. Reads and writes run the named Cypher of
 ``hippograph.graph`` modules; these classes are the schema, not a query layer.
 """
 
@@ -24,9 +24,8 @@ from neomodel import (
     ZeroOrMore,
 )
 
-TIERS = ("SESSION", "PROJECT", "LONG_TERM")
-ENTITY_TYPES = ("Decision", "Error", "Pattern", "Technology", "Concept", "UserPreference")
-EDGE_TYPES = ("LED_TO", "CAUSED", "SOLVED_BY", "RELATED_TO", "USES", "CONFLICTS_WITH")
+from hippograph.graph.vocabulary import DERIVED_FROM, MENTIONS, EdgeType, EntityType, Tier
+
 
 
 class Edge(StructuredRel):
@@ -77,7 +76,7 @@ class Memory(StructuredNode):
     summary = StringProperty(fulltext_index=FulltextIndex(analyzer="english"))
     embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(similarity_function="cosine"))
     createdAt = DateTimeNeo4jFormatProperty(index=True)
-    tier = StringProperty(choices={t: t for t in TIERS}, index=True)
+    tier = StringProperty(choices={t.value: t.value for t in Tier}, index=True)
     # Also in memory_text, so that full-text search can stay in one user's memories.
     userId = StringProperty(required=True, index=True, fulltext_index=FulltextIndex(analyzer="english"))
     projectId = StringProperty(index=True)
@@ -100,9 +99,9 @@ class Memory(StructuredNode):
     sourceSessions = ArrayProperty(StringProperty())
     sourceTurns = ArrayProperty(StringProperty())
 
-    mentions = RelationshipTo("Entity", "MENTIONS", cardinality=ZeroOrMore)
-    derived_from = RelationshipTo("Memory", "DERIVED_FROM", cardinality=ZeroOrMore)
-    derived_from_turn = RelationshipTo("Turn", "DERIVED_FROM", cardinality=ZeroOrMore)
+    mentions = RelationshipTo("Entity", MENTIONS, cardinality=ZeroOrMore)
+    derived_from = RelationshipTo("Memory", DERIVED_FROM, cardinality=ZeroOrMore)
+    derived_from_turn = RelationshipTo("Turn", DERIVED_FROM, cardinality=ZeroOrMore)
 
 
 class Entity(StructuredNode):
@@ -111,16 +110,16 @@ class Entity(StructuredNode):
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     name = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="standard-no-stop-words"))
     normName = StringProperty(required=True)
-    type = StringProperty(choices={t: t for t in ENTITY_TYPES}, required=True)
+    type = StringProperty(choices={t.value: t.value for t in EntityType}, required=True)
     userId = StringProperty(required=True, index=True, fulltext_index=FulltextIndex(analyzer="standard-no-stop-words"))
     scopeKey = StringProperty(required=True)
-    mentioned_by = RelationshipFrom("Memory", "MENTIONS", cardinality=ZeroOrMore)
-    led_to = RelationshipTo("Entity", "LED_TO", model=Edge)
-    caused = RelationshipTo("Entity", "CAUSED", model=Edge)
-    solved_by = RelationshipTo("Entity", "SOLVED_BY", model=Edge)
-    related_to = RelationshipTo("Entity", "RELATED_TO", model=Edge)
-    uses = RelationshipTo("Entity", "USES", model=Edge)
-    conflicts_with = RelationshipTo("Entity", "CONFLICTS_WITH", model=Edge)
+    mentioned_by = RelationshipFrom("Memory", MENTIONS, cardinality=ZeroOrMore)
+    led_to = RelationshipTo("Entity", EdgeType.LED_TO.value, model=Edge)
+    caused = RelationshipTo("Entity", EdgeType.CAUSED.value, model=Edge)
+    solved_by = RelationshipTo("Entity", EdgeType.SOLVED_BY.value, model=Edge)
+    related_to = RelationshipTo("Entity", EdgeType.RELATED_TO.value, model=Edge)
+    uses = RelationshipTo("Entity", EdgeType.USES.value, model=Edge)
+    conflicts_with = RelationshipTo("Entity", EdgeType.CONFLICTS_WITH.value, model=Edge)
 
 
 class AuditEvent(StructuredNode):

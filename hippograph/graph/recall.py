@@ -16,7 +16,7 @@ It runs in one read transaction and, in order:
    tier the top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
-   ``hippograph.memory.lucene``), which of the caller's memories hold the keyword; its idf
+   ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword; its idf
    comes from that count over the caller's memory count, a keyword held by more than
    ``termLimit`` of them is left out, and a memory's BM25 is the sum of the idfs of the
    keywords it holds: no statistic of another tenant's enters a score. The best
@@ -31,7 +31,7 @@ It runs in one read transaction and, in order:
    best vector and keyword hits — in their session's timeline (the memory right
    after a match, and at ``precedingShare`` of its strength the one right before),
    found through the ``memory_session_timeline`` index;
-5. the union, per memory: components in [0, 1] (see ``hippograph.memory.profiles``),
+5. the union, per memory: components in [0, 1] (see ``hippograph.memory.recall.profiles``),
    the weighted score, the floor, and the ranking.
 
 Only memories of ``$userId`` that are in scope, not archived and not closed
@@ -52,10 +52,8 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-# Relationships relation depth walks: mentions, the six knowledge-graph edges, provenance.
-RELATION_TYPES = (
-    "MENTIONS", "RECORDS", "LED_TO", "CAUSED", "SOLVED_BY", "RELATED_TO", "USES", "CONFLICTS_WITH", "DERIVED_FROM",
-)
+from hippograph.graph.vocabulary import RELATION_TYPES
+
 MAX_HOPS_LIMIT = 6
 
 # The caller's scope, for a memory `m` already matched on userId. A user alone sees all
@@ -223,7 +221,7 @@ class RecallQuery:
     tiers: Sequence[str]
     embedding: Sequence[float] | None
     # One Lucene query per keyword, within the caller's nodes, for memory_text and entity_name
-    # (none when the query has no keyword; built in hippograph.memory.lucene).
+    # (none when the query has no keyword; built in hippograph.memory.recall.lucene).
     memory_text_queries: Sequence[str]
     entity_name_queries: Sequence[str]
     now: datetime

@@ -17,10 +17,12 @@ from hippograph.graph import browse as browse_cypher
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
-from hippograph.memory.entities import USER_SCOPE, EdgeType, EntityType, normalise_name
+from hippograph.graph.vocabulary import EdgeType, EntityType
+from hippograph.memory.writing.entities import USER_SCOPE, normalise_name
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.tiers import Scope, Tier, capacity
-from hippograph.services import Services
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope, capacity
+from hippograph.memory.services import Services
 
 MAX_TRACE_DEPTH = browse_cypher.MAX_TRACE_DEPTH
 # Paths enumerated before ordering: a dense neighbourhood costs bounded work.

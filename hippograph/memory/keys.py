@@ -25,7 +25,7 @@ from neo4j import READ_ACCESS, Driver
 
 from hippograph.graph import keys as key_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.secrets import check_id
+from hippograph.memory.writing.secrets import check_id
 from hippograph.memory.tiers import ScopeError, check_scope_id
 
 PREFIX = "hg_"

@@ -1,4 +1,5 @@
-"""The long-lived parts every operation needs, opened once and passed along."""
+"""The long-lived parts every operation needs, opened once and passed along: the driver, the
+embedder, the token counter, the audit log and the access recorder (both write in the background)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from neo4j import Driver
 
 from hippograph.config import Settings
 from hippograph.embedding import Embedder
-from hippograph.graph import migrations, server
+from hippograph.graph import migrations
+from hippograph.graph import database_info
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
+from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.tokens import TokenCounter, token_counter
 
@@ -23,10 +26,15 @@ class Services:
     embedder: Embedder
     tokens: TokenCounter
     audit: AuditLog
+    access: AccessRecorder
 
     @property
     def database(self) -> str:
         return self.settings.neo4j_database
+
+    def neo4j_version(self) -> tuple[str, str]:
+        """The version and edition of the Neo4j behind the driver."""
+        return database_info.neo4j_version(self.driver, self.database)
 
     def readiness(self) -> str | None:
         """None when ready to serve, else the reason it is not."""
@@ -34,7 +42,7 @@ class Services:
             verify_connectivity(self.driver, self.settings)
             if todo := migrations.pending(self.driver, self.database, self.settings.migrations_dir):
                 return f"migrations not applied: {', '.join('V' + m.version for m in todo)} (run `hippograph migrate`)"
-            self.embedder.check_dimension(server.vector_index_dimension(self.driver, self.database))
+            self.embedder.check_dimension(database_info.vector_index_dimension(self.driver, self.database))
         except (Neo4jUnavailable, migrations.MigrationError) as exc:
             return str(exc)
         except Exception as exc:  # readiness must answer, whatever broke
@@ -53,9 +61,11 @@ def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]
         embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
                             sketch_basis=settings.sketch_basis)
         audit = AuditLog(driver, settings.neo4j_database)
+        access = AccessRecorder(driver, settings.neo4j_database)
         try:
-            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit)
+            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit, access)
         finally:
+            access.close()
             audit.close()
     finally:
         driver.close()

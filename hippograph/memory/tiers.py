@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
 
 from hippograph.config import Settings
-from hippograph.memory import secrets
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.writing import secrets
 from hippograph.memory.errors import InvalidInput
 
 # Scope ids are chosen by callers; they travel in Cypher parameters only, but a
@@ -21,22 +21,19 @@ from hippograph.memory.errors import InvalidInput
 SCOPE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
 
 
-class Tier(str, Enum):
-    SESSION = "SESSION"
-    PROJECT = "PROJECT"
-    LONG_TERM = "LONG_TERM"
-
-    @property
-    def trigger(self) -> float:
-        """Fraction of capacity above which the tier is compressed before a write."""
-        return {Tier.SESSION: 0.80, Tier.PROJECT: 0.70, Tier.LONG_TERM: 0.60}[self]
-
-    @property
-    def persistent(self) -> bool:
-        return self is not Tier.SESSION
+# Fraction of a tier's capacity above which it is compressed before a write.
+TRIGGER = {Tier.SESSION: 0.80, Tier.PROJECT: 0.70, Tier.LONG_TERM: 0.60}
 
 
-STORAGE_CEILING = 0.80
+def trigger(tier: Tier) -> float:
+    return TRIGGER[tier]
+
+
+def persistent(tier: Tier) -> bool:
+    """Whether the tier outlives its session (a raw transcript is refused there)."""
+    return tier is not Tier.SESSION
+
+
 
 
 class ScopeError(InvalidInput):

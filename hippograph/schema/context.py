@@ -13,7 +13,7 @@ from strawberry.types import Info as StrawberryInfo
 from hippograph.memory.keys import Caller
 from hippograph.schema.events import EventBus
 from hippograph.schema.loaders import Loaders, build_loaders
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 class MetricsSink(Protocol):

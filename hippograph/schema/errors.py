@@ -15,8 +15,8 @@ from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.memory.errors import MemoryRuleError
-from hippograph.memory.profiles import ProfileError
-from hippograph.memory.secrets import SecretRejected
+from hippograph.memory.recall.profiles import ProfileError
+from hippograph.memory.writing.secrets import SecretRejected
 from hippograph.memory.tiers import ScopeError
 
 

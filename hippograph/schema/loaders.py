@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from strawberry.dataloader import DataLoader
 
 from hippograph.memory import browse
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 # The memories listed under one entity; more are reached through `memories(filter)`.
 MEMORIES_PER_ENTITY = 100

@@ -11,7 +11,6 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from hippograph import __version__
-from hippograph.graph import server
 from hippograph.schema.context import Info
 from hippograph.schema.permissions import ADMIN, AUTHENTICATED
 from hippograph.schema.resolvers import audit, browse, documents, events, keys, knowledge, lifecycle, memories, recall, sessions
@@ -40,7 +39,7 @@ class Query:
     @strawberry.field(description="Versions of hippograph, Neo4j and the embedding model in use (no key needed).")
     async def server_info(self, info: Info) -> ServerInfo:
         services = info.context.services
-        version, edition = await run_in_threadpool(server.neo4j_version, services.driver, services.database)
+        version, edition = await run_in_threadpool(services.neo4j_version)
         return ServerInfo(
             version=__version__,
             neo4j_version=version,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from hippograph.memory import keys
-from hippograph.services import Services
+from hippograph.memory.services import Services
 from api_client import Client, Server, new_user, running_server
 
 # Modules that stop and restart Neo4j run after every other test of the session.

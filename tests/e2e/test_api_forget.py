@@ -11,7 +11,7 @@ import pytest
 
 from api_client import HIPPOGRAPH, Client
 from hippograph.memory import keys
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hippograph.bench import fuzz
-from hippograph.services import Services
+from hippograph.memory.services import Services
 from api_client import Server
 
 pytestmark = pytest.mark.neo4j

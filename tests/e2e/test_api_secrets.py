@@ -42,9 +42,9 @@ from graphql import (
 )
 
 from hippograph.memory import keys
-from hippograph.memory.secrets import scrub
+from hippograph.memory.writing.secrets import scrub
 from hippograph.schema import schema
-from hippograph.services import Services
+from hippograph.memory.services import Services
 from api_client import Client, Server, new_user, running_server
 
 pytestmark = pytest.mark.neo4j

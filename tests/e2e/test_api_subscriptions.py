@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from api_client import HIPPOGRAPH, Client, Server, new_user
 from hippograph.memory import keys
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -14,7 +14,7 @@ import pytest
 from hippograph.graph import audit as audit_cypher
 from hippograph.graph.driver import connect
 from hippograph.memory.audit import AuditEvent, AuditLog
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 COUNT_EVENTS = "MATCH (e:AuditEvent) RETURN count(e) AS n"
 

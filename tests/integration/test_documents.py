@@ -19,8 +19,8 @@ from hippograph import cli
 from hippograph.memory import documents
 from hippograph.memory.documents import DocumentError, export_document, import_document
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound
-from hippograph.memory.sessions import end_session
-from hippograph.services import Services
+from hippograph.memory.lifecycle.sessions import end_session
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from hippograph.embedding import EmbeddingError, passages, resolve_model
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 def test_model_loads_from_the_installed_package() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from hippograph.embedding import passages
 from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 def _reference(services: Services, texts: list[str]) -> np.ndarray:

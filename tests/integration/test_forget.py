@@ -13,16 +13,18 @@ from typing import Any
 
 import pytest
 
-from hippograph.memory import documents, knowledge
-from hippograph.memory.consolidation import consolidate
+from hippograph.memory import documents
+from hippograph.memory.writing import knowledge
+from hippograph.memory.lifecycle.consolidation import consolidate
 from hippograph.memory.errors import NotFound
-from hippograph.memory.forget import forget_project, forget_session, forget_user
-from hippograph.memory.recall import recall
-from hippograph.memory.sessions import end_session, start_session
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import append_turn
-from hippograph.services import Services
+from hippograph.memory.writing.forget import forget_project, forget_session, forget_user
+from hippograph.memory.recall.query import recall
+from hippograph.memory.lifecycle.sessions import end_session, start_session
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.lifecycle.transcript import append_turn
+from hippograph.memory.services import Services
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 S1 = Scope("alice", "shop", "s1")

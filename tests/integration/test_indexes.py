@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import uuid
 
-from hippograph.graph import server
-from hippograph.services import Services
+from hippograph.graph import database_info
+from hippograph.memory.services import Services
 
 
 def test_vector_index_has_the_models_dimension(services: Services) -> None:
     assert services.embedder.dimension == 384
-    assert server.vector_index_dimension(services.driver, services.database) == services.embedder.dimension
+    assert database_info.vector_index_dimension(services.driver, services.database) == services.embedder.dimension
     records = services.driver.execute_query(
         "SHOW VECTOR INDEXES YIELD name, options WHERE name = 'memory_embedding' "
         "RETURN options.indexConfig['vector.similarity_function'] AS fn",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hippograph.memory.keys import CallerCache, authenticate, create_key, revoke_key
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -6,14 +6,15 @@ from datetime import datetime, timezone
 
 import pytest
 
-from hippograph.memory import knowledge
-from hippograph.memory.entities import EdgeType
+from hippograph.memory.writing import knowledge
+from hippograph.graph.vocabulary import EdgeType
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.forget import forget_entity, forget_memory, forget_user
-from hippograph.memory.sessions import end_session, start_session
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.forget import forget_entity, forget_memory, forget_user
+from hippograph.memory.lifecycle.sessions import end_session, start_session
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 ALICE = Scope("alice", "proj-a")
 BOB = Scope("bob", "proj-b")

@@ -9,14 +9,15 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from hippograph.memory.budget import ORDER, Section, base_budgets
-from hippograph.memory.consolidation import consolidate
-from hippograph.memory.context import assemble_context
-from hippograph.memory.sessions import start_session
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import SUMMARY_TRIGGER, append_turn, read_transcript
-from hippograph.services import Services
+from hippograph.memory.lifecycle.window_budget import ORDER, Section, base_budgets
+from hippograph.memory.lifecycle.consolidation import consolidate
+from hippograph.memory.lifecycle.context_window import assemble_context
+from hippograph.memory.lifecycle.sessions import start_session
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.lifecycle.transcript import SUMMARY_TRIGGER, append_turn, read_transcript
+from hippograph.memory.services import Services
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 SESSION = Scope("alice", "proj-a", "s1")
@@ -254,7 +255,7 @@ def test_the_periodic_task_consolidates_until_cancelled(clean_db: Services) -> N
 
 
 def test_ending_a_session_keeps_the_facts_of_its_last_turns(clean_db: Services) -> None:
-    from hippograph.memory.sessions import end_session
+    from hippograph.memory.lifecycle.sessions import end_session
 
     start_session(clean_db, SESSION, now=T0)
     for i, (who, text) in enumerate(LINES):
@@ -271,7 +272,7 @@ def test_ending_a_session_keeps_the_facts_of_its_last_turns(clean_db: Services) 
 
 
 def test_facts_keep_their_session_and_turn_time_and_merges_unite_their_refs(clean_db: Services) -> None:
-    from hippograph.memory.sessions import end_session
+    from hippograph.memory.lifecycle.sessions import end_session
 
     said = "We decided to ship the billing service on PostgreSQL 16 next Tuesday after the load test."
     for session, ref, at in (("s1", "D1:1", T0), ("s2", "D2:4", T0 + timedelta(days=2))):

@@ -13,8 +13,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from hippograph.memory.llm import LLMError, OpenAICompatibleClient
-from hippograph.memory.summarizer import TurnText
+from hippograph.memory.lifecycle.llm_summarizer import LLMError, OpenAICompatibleClient
+from hippograph.memory.lifecycle.summarizing import TurnText
 
 TURNS = [TurnText("t1", "Ana", "We ship on PostgreSQL 16 on 12 March."), TurnText("t2", "Ben", "Thanks!")]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hippograph.graph import migrations
-from hippograph.services import Services, migration_parameters
+from hippograph.memory.services import Services, migration_parameters
 
 # Versions from 0090 up are reserved for these tests and removed after each.
 FORGET_TEST_VERSIONS = """

@@ -7,7 +7,7 @@ import inspect
 from neomodel import StructuredNode
 
 from hippograph.graph import models
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 def declared() -> list[tuple[str, str, str]]:

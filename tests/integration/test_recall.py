@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 
 from hippograph.graph.memories import create_memories
-from hippograph.memory.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
-from hippograph.memory.recall import Mode, recall
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.recall.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall.query import Mode, recall
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

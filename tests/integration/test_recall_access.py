@@ -10,10 +10,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from hippograph.graph.memories import create_memories
-from hippograph.memory.access import AccessRecorder
-from hippograph.memory.recall import recall
+from hippograph.memory.recall.access_counts import AccessRecorder
+from hippograph.memory.recall.query import recall
 from hippograph.memory.tiers import Scope
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

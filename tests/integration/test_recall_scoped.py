@@ -16,10 +16,10 @@ import pytest
 
 from hippograph.bench.metrics import overlap_at
 from hippograph.graph.memories import create_memories
-from hippograph.memory.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
-from hippograph.memory.recall import recall
+from hippograph.memory.recall.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall.query import recall
 from hippograph.memory.tiers import Scope
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 
 from hippograph.graph.memories import create_memories
-from hippograph.memory.profiles import Budget, Priority, RecallProfile, Selection, Source, TierSearch, Weights
-from hippograph.memory.recall import recall
-from hippograph.memory.reembed import reembed, sketch_missing
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.updates import update_memory
-from hippograph.services import Services
+from hippograph.memory.recall.profiles import Budget, Priority, RecallProfile, Selection, Source, TierSearch, Weights
+from hippograph.memory.recall.query import recall
+from hippograph.memory.writing.reembed import reembed, sketch_missing
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.updates import update_memory
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -15,12 +15,13 @@ from datetime import datetime, timezone
 
 import pytest
 
-from hippograph.memory.entities import EntityType
-from hippograph.memory.forget import forget_user
-from hippograph.memory.recall import recall
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.forget import forget_user
+from hippograph.memory.recall.query import recall
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
 

@@ -8,11 +8,12 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from hippograph.memory import secrets
+from hippograph.memory.writing import secrets
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
-from hippograph.memory.store import MemoryInput, bulk_import, remember
-from hippograph.memory.tiers import Scope, ScopeError, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope, ScopeError, trigger
+from hippograph.memory.services import Services
 
 ALICE = Scope("alice", "proj-a", "sess-a")
 T0 = datetime(2026, 7, 1, tzinfo=timezone.utc)
@@ -162,7 +163,7 @@ def test_capacity_is_never_exceeded_under_a_loop_of_writes(clean_db: Services, t
                                                        attributes={"count": i % 5}, created_at=T0 + timedelta(minutes=i)))
         assert stored.created
         used = usage(clean_db, ALICE, tier)
-        assert used <= tier.trigger * 300 <= 0.8 * 300, (i, used)
+        assert used <= trigger(tier) * 300 <= 0.8 * 300, (i, used)
 
 
 def test_a_write_that_cannot_fit_is_refused_and_nothing_is_written(clean_db: Services) -> None:

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippograph.memory.budget import ORDER, SHARES, Section, allocate, base_budgets
+from hippograph.memory.lifecycle.window_budget import ORDER, SHARES, Section, allocate, base_budgets
 
 
 def test_shares_are_the_papers_table_and_sum_to_the_window() -> None:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippograph.memory.compression import TierItem, needs_compression, plan
-from hippograph.memory.tiers import Tier
+from hippograph.memory.writing.compression import TierItem, needs_compression, plan
+from hippograph.graph.vocabulary import Tier
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

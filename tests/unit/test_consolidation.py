@@ -1,7 +1,7 @@
 from datetime import datetime, timezone
 
-from hippograph.memory.consolidation import duplicate_pairs
-from hippograph.memory.transcript import merge_provenance
+from hippograph.memory.lifecycle.consolidation import duplicate_pairs
+from hippograph.memory.lifecycle.transcript import merge_provenance
 
 T0 = datetime(2026, 3, 1, tzinfo=timezone.utc)
 

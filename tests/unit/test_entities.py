@@ -1,6 +1,7 @@
 import pytest
 
-from hippograph.memory.entities import EntityType, clean_name, extract_mentions, normalise_name
+from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.entities import clean_name, extract_mentions, normalise_name
 from hippograph.memory.errors import InvalidInput
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.memory import lucene
+from hippograph.memory.recall import lucene
 
 SPECIALS = '+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /'
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippograph.memory.profiles import (
+from hippograph.memory.recall.profiles import (
     PROFILES,
     RECALL_BUDGETS,
     Budget,
@@ -19,8 +19,8 @@ from hippograph.memory.profiles import (
     get_priority,
     get_profile,
 )
-from hippograph.memory.recall import Candidate, Components, Mode, select, summary_text
-from hippograph.memory.tiers import Tier
+from hippograph.memory.recall.query import Candidate, Components, Mode, select, summary_text
+from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tokens import token_counter
 
 TOKENS = token_counter()

@@ -1,4 +1,4 @@
-from hippograph.memory.summarizer import (
+from hippograph.memory.lifecycle.summarizing import (
     ExtractiveFactExtractor,
     ExtractiveSummarizer,
     TurnText,

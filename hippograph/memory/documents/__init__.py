@@ -25,7 +25,7 @@ from hippograph.memory.documents.engine import Imported, run_import
 from hippograph.memory.documents.schema import DocumentError, DocumentKind, load, validate
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.tiers import Scope, ScopeError
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 __all__ = ["DocumentError", "DocumentKind", "Imported", "export_document", "import_document", "load", "validate"]
 

@@ -37,16 +37,19 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.graph import memories as memory_cypher
-from hippograph.memory import compression, secrets
-from hippograph.memory.entities import EntityType, clean_name, extract_mentions
+from hippograph.memory.writing import compression
+from hippograph.memory.writing import secrets
+from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.entities import clean_name, extract_mentions
 from hippograph.memory.errors import CapacityExceeded, InvalidInput
 from hippograph.memory.documents.schema import DocumentError, DocumentKind
-from hippograph.memory.knowledge import Recorded
-from hippograph.memory.store import (
+from hippograph.memory.writing.knowledge import Recorded
+from hippograph.memory.writing.store import (
     MAX_CONTENT_CHARS, MemoryInput, Remembered, content_hash, looks_like_transcript, remember,
 )
-from hippograph.memory.tiers import Scope, Tier, capacity
-from hippograph.services import Services
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope, capacity, persistent, trigger
+from hippograph.memory.services import Services
 
 DOCUMENT = ""  # owner name of the document's own node; tasks are owned by "task:<id>"
 
@@ -285,7 +288,7 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
             raise DocumentError(entry.path, "holds a secret that cannot be redacted field by field; remove it")
         if len(content) > MAX_CONTENT_CHARS:
             raise DocumentError(entry.path, f"makes a memory of {len(content)} characters; at most {MAX_CONTENT_CHARS}")
-        if plan.tier.persistent and looks_like_transcript(content):
+        if persistent(plan.tier) and looks_like_transcript(content):
             raise DocumentError(
                 entry.path, f"reads like a raw conversation; the {plan.tier.value} tier does not store transcripts"
             )
@@ -317,7 +320,7 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
     if compression.needs_compression(plan.tier, used, incoming, cap):
         raise CapacityExceeded(
             f"importing this {plan.kind.value} document adds {incoming} tokens to the {plan.tier.value} tier, "
-            f"which holds {used} of {cap}; that passes its {plan.tier.trigger:.0%} compression trigger "
+            f"which holds {used} of {cap}; that passes its {trigger(plan.tier):.0%} compression trigger "
             f"({compression.target_tokens(plan.tier, cap)} tokens) and an import never compresses what it imports. "
             "Raise the tier's capacity, forget memories, or import less"
         )

@@ -27,9 +27,10 @@ from hippograph.memory.documents.engine import (
     DOCUMENT, Entry, Plan, Scrubber, as_list, as_object, memory_entry, recorded, sections,
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
-from hippograph.memory.entities import EntityType
-from hippograph.memory.knowledge import record_pattern, set_preference
-from hippograph.memory.tiers import Scope, Tier
+from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.knowledge import record_pattern, set_preference
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
 
 LESSONS = {
     "completed_lessons": "Completed lesson",

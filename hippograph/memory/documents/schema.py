@@ -18,9 +18,9 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import Any, Union
 
-from hippograph.memory.entities import MAX_NAME_LENGTH, normalise_name
+from hippograph.memory.writing.entities import MAX_NAME_LENGTH, normalise_name
 from hippograph.memory.errors import InvalidInput
-from hippograph.memory.knowledge import PREFERENCE_KEY
+from hippograph.memory.writing.knowledge import PREFERENCE_KEY
 from hippograph.memory.tiers import SCOPE_ID
 
 MAX_TEXT = 2000

@@ -22,10 +22,11 @@ from hippograph.graph import documents as document_cypher
 from hippograph.memory.documents.engine import DOCUMENT, Entry, Plan, Scrubber, Undo, as_list, recorded, sections
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.memory.errors import NotFound
-from hippograph.memory.knowledge import record_decision, record_error, record_pattern
-from hippograph.memory.sessions import start_session
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.knowledge import record_decision, record_error, record_pattern
+from hippograph.memory.lifecycle.sessions import start_session
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 TASK_LISTS = ("decisions", "errors", "patterns")
 

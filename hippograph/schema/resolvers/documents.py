@@ -23,7 +23,7 @@ from hippograph.schema.types.documents import (
     ImportDocumentInput,
     ImportDocumentPayload,
 )
-from hippograph.schema.types.profiles import Profile, Project
+from hippograph.schema.types.user_profile import Profile, Project
 
 
 def _optional(value: strawberry.ID | None, field: str) -> str | None:

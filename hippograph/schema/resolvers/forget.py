@@ -6,8 +6,8 @@ from contextlib import suppress
 
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory import forget as forget_rules
-from hippograph.memory.forget import ScopeForgotten as StoredScopeForgotten
+from hippograph.memory.writing import forget as forget_rules
+from hippograph.memory.writing.forget import ScopeForgotten as StoredScopeForgotten
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.errors import NotFound

@@ -5,9 +5,9 @@ from __future__ import annotations
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory import knowledge
-from hippograph.memory.entities import EdgeType as StoredEdgeType
-from hippograph.memory.knowledge import Recorded
+from hippograph.memory.writing import knowledge
+from hippograph.graph.vocabulary import EdgeType as StoredEdgeType
+from hippograph.memory.writing.knowledge import Recorded
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.events import Event

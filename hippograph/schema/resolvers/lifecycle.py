@@ -5,11 +5,11 @@ from __future__ import annotations
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory.budget import MAX_WINDOW, MIN_WINDOW
-from hippograph.memory.consolidation import consolidate as consolidate_memory
-from hippograph.memory.context import assemble_context
+from hippograph.memory.lifecycle.window_budget import MAX_WINDOW, MIN_WINDOW
+from hippograph.memory.lifecycle.consolidation import consolidate as consolidate_memory
+from hippograph.memory.lifecycle.context_window import assemble_context
 from hippograph.memory.tiers import Scope
-from hippograph.memory.transcript import append_turn as append_to_transcript
+from hippograph.memory.lifecycle.transcript import append_turn as append_to_transcript
 from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput, LimitExceeded
 from hippograph.schema.events import Event

@@ -7,14 +7,14 @@ from contextlib import suppress
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory import forget as forget_rules
-from hippograph.memory import updates
+from hippograph.memory.writing import forget as forget_rules
+from hippograph.memory.writing import updates
 from hippograph.memory.browse import entity_project
 from hippograph.memory.errors import InvalidInput
-from hippograph.memory.entities import EntityType as StoredEntityType
-from hippograph.memory.entities import clean_name
-from hippograph.memory.secrets import check_id
-from hippograph.memory.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
+from hippograph.graph.vocabulary import EntityType as StoredEntityType
+from hippograph.memory.writing.entities import clean_name
+from hippograph.memory.writing.secrets import check_id
+from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput, NotFound

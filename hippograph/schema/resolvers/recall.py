@@ -7,7 +7,7 @@ import time
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory.recall import recall as recall_memories
+from hippograph.memory.recall.query import recall as recall_memories
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.guards import checked

@@ -6,7 +6,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from hippograph.memory import browse
-from hippograph.memory import sessions as session_rules
+from hippograph.memory.lifecycle import sessions as session_rules
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.events import Event

@@ -5,6 +5,7 @@ from __future__ import annotations
 import strawberry
 
 from hippograph.memory.browse import TierUsage as StoredTierUsage
+from hippograph.memory.tiers import trigger
 from hippograph.schema.pagination import PageInfo
 from hippograph.schema.types.common import MemoryKind, Tier
 from hippograph.schema.types.nodes import Edge, Entity, Memory
@@ -64,5 +65,5 @@ class TierUsage:
     def from_usage(cls, usage: StoredTierUsage) -> TierUsage:
         return cls(
             tier=usage.tier, used_tokens=usage.used_tokens, items=usage.items, capacity=usage.capacity,
-            trigger=usage.tier.trigger, fill=round(usage.fill, 4), project=usage.project_id, session=usage.session_id,
+            trigger=trigger(usage.tier), fill=round(usage.fill, 4), project=usage.project_id, session=usage.session_id,
         )

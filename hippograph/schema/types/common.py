@@ -9,12 +9,12 @@ from typing import Any
 
 import strawberry
 
-from hippograph.memory.entities import EdgeType as _EdgeType
-from hippograph.memory.entities import EntityType as _EntityType
-from hippograph.memory.profiles import PROFILES
-from hippograph.memory.profiles import Priority as _Priority
-from hippograph.memory.store import KIND_LABELS
-from hippograph.memory.tiers import Tier as _Tier
+from hippograph.graph.vocabulary import EdgeType as _EdgeType
+from hippograph.graph.vocabulary import EntityType as _EntityType
+from hippograph.memory.recall.profiles import PROFILES
+from hippograph.memory.recall.profiles import Priority as _Priority
+from hippograph.memory.writing.store import KIND_LABELS
+from hippograph.graph.vocabulary import Tier as _Tier
 
 Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
 Priority = strawberry.enum(_Priority, description="The recall budget: critical 3 items / 300 tokens, high 2 / 200, medium 1 / 100, low nothing.")

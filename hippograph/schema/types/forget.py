@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 import strawberry
 
-from hippograph.memory.forget import ScopeForgotten as StoredScopeForgotten
+from hippograph.memory.writing.forget import ScopeForgotten as StoredScopeForgotten
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 
 

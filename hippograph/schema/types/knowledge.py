@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 import strawberry
 
-from hippograph.memory.tiers import Tier as StoredTier
+from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.types.common import EdgeType, Tier
 from hippograph.schema.types.nodes import Edge, Entity, Memory

@@ -8,36 +8,15 @@ from typing import Annotated, Union
 
 import strawberry
 
-from hippograph.memory.budget import Section as StoredSection
-from hippograph.memory.context import AssembledContext as StoredContext
-from hippograph.memory.transcript import TranscriptEntry as StoredEntry
+from hippograph.memory.lifecycle.window_budget import Section as StoredSection
+from hippograph.memory.lifecycle.context_window import AssembledContext as StoredContext
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
-from hippograph.schema.types.common import native_time
 from hippograph.schema.types.sessions import Promotion
 
 ContextSectionName = strawberry.enum(
     Enum("ContextSectionName", {s.name: s.value for s in StoredSection}),  # type: ignore[misc]
     description="The context window's sections, in order (Hanzo's budget table).",
 )
-
-
-@strawberry.type(description="A turn of the conversation, or the standing summary of older turns.")
-class TranscriptEntry:
-    id: strawberry.ID
-    role: str
-    content: str
-    tokens: int
-    at: datetime | None
-    is_summary: bool
-    position: int
-    ref: str | None
-
-    @classmethod
-    def from_entry(cls, entry: StoredEntry) -> TranscriptEntry:
-        return cls(
-            id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
-            at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
-        )
 
 
 @strawberry.input

@@ -13,9 +13,9 @@ import strawberry
 from strawberry.scalars import JSON
 
 from hippograph.memory.browse import entity_project
-from hippograph.memory.entities import EdgeType as StoredEdgeType
-from hippograph.memory.entities import EntityType as StoredEntityType
-from hippograph.memory.tiers import Tier as StoredTier
+from hippograph.graph.vocabulary import EdgeType as StoredEdgeType
+from hippograph.graph.vocabulary import EntityType as StoredEntityType
+from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.context import Info
 from hippograph.schema.limits import MAX_PAGE, page_size
 from hippograph.schema.types.common import Direction, EdgeType, EntityType, MemoryKind, Tier, native_time, parse_attributes

@@ -6,8 +6,8 @@ from enum import Enum
 
 import strawberry
 
-from hippograph.memory.recall import RecallResult as StoredRecallResult
-from hippograph.memory.recall import RecalledItem
+from hippograph.memory.recall.query import RecallResult as StoredRecallResult
+from hippograph.memory.recall.query import RecalledItem
 from hippograph.schema.context import Info
 from hippograph.schema.types.common import Tier
 from hippograph.schema.types.nodes import Memory

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Union
+from typing import Annotated, Any, Union
 
 import strawberry
 from strawberry.scalars import JSON
@@ -13,15 +13,31 @@ from hippograph.memory import browse
 from hippograph.memory.documents import DocumentKind, export_document
 from hippograph.memory.errors import NotFound
 from hippograph.memory.tiers import Scope
-from hippograph.memory.tiers import Tier as StoredTier
+from hippograph.memory.lifecycle.transcript import TranscriptEntry as StoredEntry, read_transcript
+from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.context import Info
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.limits import DEFAULT_PAGE, page_size
 from hippograph.schema.types.common import native_time
 from hippograph.schema.types.nodes import Memory
 
-if TYPE_CHECKING:
-    from hippograph.schema.types.lifecycle import TranscriptEntry
+@strawberry.type(description="A turn of the conversation, or the standing summary of older turns.")
+class TranscriptEntry:
+    id: strawberry.ID
+    role: str
+    content: str
+    tokens: int
+    at: datetime | None
+    is_summary: bool
+    position: int
+    ref: str | None
+
+    @classmethod
+    def from_entry(cls, entry: StoredEntry) -> TranscriptEntry:
+        return cls(
+            id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
+            at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
+        )
 
 
 @strawberry.type(description="A conversation; its SESSION-tier memories are evicted (or promoted) when it ends.")
@@ -41,13 +57,10 @@ class Session:
         return [Memory.from_row(row) for row in page.rows]
 
     @strawberry.field(description="The standing summary of older turns (if any), then the recent turns.")
-    async def transcript(self, info: Info) -> list[Annotated[TranscriptEntry, strawberry.lazy("hippograph.schema.types.lifecycle")]]:
-        from hippograph.memory.transcript import read_transcript
-        from hippograph.schema.types.lifecycle import TranscriptEntry as Entry
-
+    async def transcript(self, info: Info) -> list[TranscriptEntry]:
         scope = Scope(info.context.user_id, session_id=str(self.id))
         entries = await run_in_threadpool(read_transcript, info.context.services, scope)
-        return [Entry.from_entry(e) for e in entries]
+        return [TranscriptEntry.from_entry(e) for e in entries]
 
     @strawberry.field(description="The session as an Izanagi session document (tasks, active context); null when none was imported.")
     async def document(self, info: Info) -> JSON | None:

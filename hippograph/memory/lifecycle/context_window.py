@@ -1,6 +1,6 @@
 """Context assembly: fill a model's context window section by section, within budget.
 
-Budgets come from ``hippograph.memory.budget`` (the paper's table). Sections are
+Budgets come from ``hippograph.memory.lifecycle.window_budget`` (the paper's table). Sections are
 filled in its order: system prompt, global memory (the user's standing
 preferences and rules, then long-term memories that fit the query), project
 memory (active decisions, then project memories that fit the query),
@@ -16,14 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from hippograph.graph import context as context_cypher
+from hippograph.graph import context_window as context_cypher
 from hippograph.graph import sessions as session_cypher
-from hippograph.memory.budget import ORDER, Section, allocate
+from hippograph.memory.lifecycle.window_budget import ORDER, Section, allocate
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.recall import recall
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import read_transcript
-from hippograph.services import Services
+from hippograph.memory.recall.query import recall
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.lifecycle.transcript import read_transcript
+from hippograph.memory.services import Services
 
 
 @dataclass

@@ -31,19 +31,20 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import transcript as transcript_cypher
-from hippograph.memory import secrets
+from hippograph.memory.writing import secrets
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.llm import LLMError, OpenAICompatibleClient
-from hippograph.memory.store import MemoryInput, Remembered, remember
-from hippograph.memory.summarizer import (
+from hippograph.memory.lifecycle.llm_summarizer import LLMError, OpenAICompatibleClient
+from hippograph.memory.writing.store import MemoryInput, Remembered, remember
+from hippograph.memory.lifecycle.summarizing import (
     ExtractiveFactExtractor,
     ExtractiveSummarizer,
     FactExtractor,
     Summarizer,
     TurnText,
 )
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 log = logging.getLogger(__name__)
 

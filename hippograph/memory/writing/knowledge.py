@@ -21,12 +21,13 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import entities as entity_cypher
-from hippograph.memory import secrets
-from hippograph.memory.entities import EdgeType, EntityType
+from hippograph.memory.writing import secrets
+from hippograph.graph.vocabulary import EdgeType, EntityType
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.store import MemoryInput, Remembered, entity_row, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.services import Services
+from hippograph.memory.writing.store import MemoryInput, Remembered, entity_row, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.services import Services
 
 
 PREFERENCE_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")

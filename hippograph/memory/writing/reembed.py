@@ -19,7 +19,7 @@ import numpy as np
 from neo4j import ManagedTransaction, Session
 
 from hippograph.graph import memories as memory_cypher
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 PAGE = 256
 SKETCH_PAGE = 2000

@@ -18,12 +18,14 @@ from neo4j import ManagedTransaction
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import updates as update_cypher
-from hippograph.memory import compression, secrets
-from hippograph.memory.entities import extract_mentions
+from hippograph.memory.writing import compression
+from hippograph.memory.writing import secrets
+from hippograph.memory.writing.entities import extract_mentions
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound, RawTurnRefused
-from hippograph.memory.store import MAX_CONTENT_CHARS, content_hash, entity_row, looks_like_transcript
-from hippograph.memory.tiers import Scope, Tier, capacity
-from hippograph.services import Services
+from hippograph.memory.writing.store import MAX_CONTENT_CHARS, content_hash, entity_row, looks_like_transcript
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope, capacity, persistent, trigger
+from hippograph.memory.services import Services
 
 _KEEP = object()
 
@@ -73,7 +75,7 @@ def update_memory(
         scope = Scope(user_id, current["projectId"], current["sessionId"])
         changes: dict[str, Any] = {"relevance": relevance}
         if scrubbed is not None:
-            if tier.persistent and (current["kind"] == "turn" or looks_like_transcript(scrubbed.text)):
+            if persistent(tier) and (current["kind"] == "turn" or looks_like_transcript(scrubbed.text)):
                 raise RawTurnRefused(f"raw conversation turns are not stored in the {tier.value} tier")
             tokens = services.tokens.count(scrubbed.text)
             _check_fits(tx, scope, tier, current, tokens, capacity(services.settings, tier))
@@ -108,7 +110,7 @@ def _check_fits(
     counted = current["summaryTokens"] if current["summaryTokens"] is not None else (current["tokens"] or 0)
     if current["summaryTokens"] is None and compression.needs_compression(tier, used - counted, tokens, cap):
         raise CapacityExceeded(
-            f"the edit would take the {tier.value} tier past its {tier.trigger:.0%} trigger "
+            f"the edit would take the {tier.value} tier past its {trigger(tier):.0%} trigger "
             f"({used - counted + tokens} of {cap} tokens); shorten it, or forget something first"
         )
 

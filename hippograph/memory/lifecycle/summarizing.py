@@ -4,7 +4,7 @@ The defaults are extractive. They keep the concrete content — names, dates,
 numbers, decisions, errors and their fixes — and drop filler (greetings,
 thanks, small talk). They need no network and no model beyond the embedder
 already loaded: turn embeddings pick the sentences that cover the passage.
-``hippograph.memory.llm`` implements the same protocols against any
+``hippograph.memory.lifecycle.llm_summarizer`` implements the same protocols against any
 OpenAI-compatible endpoint.
 """
 
@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from hippograph.memory.entities import extract_mentions
+from hippograph.memory.writing.entities import extract_mentions
 from hippograph.memory.tokens import TokenCounter
 
 

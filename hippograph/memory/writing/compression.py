@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from hippograph.memory.tiers import Tier
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import trigger
 
 # A summarised memory keeps at most this share of its tokens (and at least a few).
 SUMMARY_RATIO = 0.35
@@ -63,11 +64,11 @@ class CompressionPlan:
 
 def needs_compression(tier: Tier, used: int, incoming: int, capacity: int) -> bool:
     """True when the write would take the tier past its trigger (and not before)."""
-    return used + incoming > tier.trigger * capacity
+    return used + incoming > trigger(tier) * capacity
 
 
 def target_tokens(tier: Tier, capacity: int) -> int:
-    return math.floor(tier.trigger * capacity)
+    return math.floor(trigger(tier) * capacity)
 
 
 def plan(

@@ -8,27 +8,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from enum import Enum
-
+from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.errors import InvalidInput
-
-
-class EntityType(str, Enum):
-    DECISION = "Decision"
-    ERROR = "Error"
-    PATTERN = "Pattern"
-    TECHNOLOGY = "Technology"
-    CONCEPT = "Concept"
-    USER_PREFERENCE = "UserPreference"
-
-
-class EdgeType(str, Enum):
-    LED_TO = "LED_TO"
-    CAUSED = "CAUSED"
-    SOLVED_BY = "SOLVED_BY"
-    RELATED_TO = "RELATED_TO"
-    USES = "USES"
-    CONFLICTS_WITH = "CONFLICTS_WITH"
 
 
 # Scope key of entities that belong to the user across projects (long-term memory).

@@ -27,11 +27,12 @@ import numpy as np
 from hippograph.graph import consolidation as consolidation_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.memory.errors import MemoryRuleError
-from hippograph.memory.sessions import promote as promote_memory
-from hippograph.memory.store import MemoryInput, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import merge_provenance, parse_attributes
-from hippograph.services import Services
+from hippograph.memory.lifecycle.sessions import promote as promote_memory
+from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.lifecycle.transcript import merge_provenance, parse_attributes
+from hippograph.memory.services import Services
 
 DUPLICATE_COSINE = 0.95
 PROMOTE_AFTER_ACCESSES = 3

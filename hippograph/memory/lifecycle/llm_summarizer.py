@@ -1,7 +1,7 @@
 """Summaries and facts from any OpenAI-compatible chat endpoint (optional).
 
 Implements the ``Summarizer`` and ``FactExtractor`` protocols of
-``hippograph.memory.summarizer``. Configured by ``HIPPOGRAPH_LLM_BASE_URL``,
+``hippograph.memory.lifecycle.summarizing``. Configured by ``HIPPOGRAPH_LLM_BASE_URL``,
 ``HIPPOGRAPH_LLM_MODEL`` and ``HIPPOGRAPH_LLM_API_KEY``; nothing uses it unless
 the base URL is set. Uses only the standard library's HTTP client.
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hippograph.config import Settings
-from hippograph.memory.summarizer import Fact, TurnText
+from hippograph.memory.lifecycle.summarizing import Fact, TurnText
 
 SUMMARY_PROMPT = (
     "Summarise this conversation excerpt in at most {max_tokens} tokens. Keep concrete content — names, dates, "

@@ -53,9 +53,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from types import MappingProxyType
 
-from hippograph.memory.tiers import Tier
-
-MAX_HOPS_LIMIT = 6
+from hippograph.graph.recall import MAX_HOPS_LIMIT
+from hippograph.graph.vocabulary import Tier
 
 
 class ProfileError(ValueError):
@@ -122,9 +121,6 @@ class TierSearch:
 
     k: int
     min_cosine: float
-
-
-TIER_ORDER = (Tier.SESSION, Tier.PROJECT, Tier.LONG_TERM)
 
 
 @dataclass(frozen=True)

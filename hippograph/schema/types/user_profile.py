@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from hippograph.memory import browse
 from hippograph.memory.documents import DocumentKind as StoredKind
 from hippograph.memory.documents import export_document
-from hippograph.memory.entities import EntityType as StoredEntityType
+from hippograph.graph.vocabulary import EntityType as StoredEntityType
 from hippograph.memory.errors import NotFound as StoredNotFound
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info

@@ -18,9 +18,9 @@ from enum import Enum
 from typing import Any, Protocol
 
 from hippograph.graph import recall as recall_cypher
-from hippograph.memory import lucene
-from hippograph.memory.access import AccessRecorder, recorder_for
-from hippograph.memory.profiles import (
+from hippograph.memory.recall import lucene
+from hippograph.memory.recall.access_counts import AccessRecorder
+from hippograph.memory.recall.profiles import (
     Budget,
     Priority,
     RecallProfile,
@@ -28,9 +28,10 @@ from hippograph.memory.profiles import (
     get_priority,
     get_profile,
 )
-from hippograph.memory.tiers import Scope, Tier
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
 from hippograph.memory.tokens import TokenCounter
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 ELLIPSIS = "…"
 # The text fields of the memory_text and entity_name full-text indexes (migration V0005).
@@ -156,7 +157,7 @@ def recall(
         ranked = _rerank(cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
     if items and record_access:
-        (access or recorder_for(services)).record(scope.user_id, [item.id for item in items], now)
+        (access or services.access).record(scope.user_id, [item.id for item in items], now)
     return RecallResult(
         items=items,
         totals=Totals(len(items), sum(item.tokens for item in items), budget),

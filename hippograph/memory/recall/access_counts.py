@@ -5,25 +5,21 @@ Promotion (accessed more than 3 times) and decay (not accessed for 90 days) read
 so it hands the ids to an ``AccessRecorder``: a daemon thread that merges what
 piles up (one row per memory, counts summed, latest time kept) and writes it in
 one ``UNWIND`` batch per wake-up. The increments are atomic in Cypher, so several
-recorders — threads or processes — never lose one.
+recorders — threads or processes — never lose one. Each process has one, opened and
+closed with its services (``hippograph.memory.services``).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import weakref
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 from neo4j import Driver
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
-from hippograph.graph import access as access_cypher
-
-if TYPE_CHECKING:
-    from hippograph.services import Services
+from hippograph.graph import access_counts as access_cypher
 
 log = logging.getLogger(__name__)
 
@@ -108,17 +104,3 @@ class AccessRecorder:
                 log.warning("could not record %d memory accesses: %s", len(chunk), exc)
             except Exception:  # the writer thread must outlive any surprise, or flush() would hang
                 log.exception("could not record %d memory accesses", len(chunk))
-
-
-_recorders: weakref.WeakKeyDictionary[Driver, AccessRecorder] = weakref.WeakKeyDictionary()
-_recorders_lock = threading.Lock()
-
-
-def recorder_for(services: Services) -> AccessRecorder:
-    """The recorder of these services' driver and database, started on first use."""
-    with _recorders_lock:
-        recorder = _recorders.get(services.driver)
-        if recorder is None or recorder._closed:
-            recorder = AccessRecorder(services.driver, services.database)
-            _recorders[services.driver] = recorder
-        return recorder

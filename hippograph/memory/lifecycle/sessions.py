@@ -21,10 +21,11 @@ from neo4j import ManagedTransaction
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.store import MemoryInput, Remembered, remember
-from hippograph.memory.tiers import Scope, Tier
-from hippograph.memory.transcript import extract_remaining_facts, parse_attributes
-from hippograph.services import Services
+from hippograph.memory.writing.store import MemoryInput, Remembered, remember
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope
+from hippograph.memory.lifecycle.transcript import extract_remaining_facts, parse_attributes
+from hippograph.memory.services import Services
 
 PROMOTE_AFTER_ACCESSES = 3
 PROMOTED_KINDS = frozenset({"fact", "decision", "error", "pattern", "rule", "preference"})

@@ -25,12 +25,16 @@ from neo4j import ManagedTransaction
 from hippograph.graph import compression as compression_cypher
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
-from hippograph.memory import compression, lucene, secrets
-from hippograph.memory.entities import USER_SCOPE, EntityType, clean_name, extract_mentions, normalise_name
+from hippograph.memory.writing import compression
+from hippograph.memory.recall import lucene
+from hippograph.memory.writing import secrets
+from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.entities import USER_SCOPE, clean_name, extract_mentions, normalise_name
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
-from hippograph.memory.summaries import compress_text
-from hippograph.memory.tiers import Scope, Tier, capacity
-from hippograph.services import Services
+from hippograph.memory.writing.shortening import compress_text
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.tiers import Scope, capacity, persistent, trigger
+from hippograph.memory.services import Services
 
 MAX_CONTENT_CHARS = 20_000
 BULK_BATCH = 500
@@ -194,7 +198,7 @@ def _write_batch(
         if compression.needs_compression(tier, used, tokens, cap):
             raise CapacityExceeded(
                 f"importing {tokens} tokens into the {tier.value} tier ({used} of {cap} used) would pass its "
-                f"{tier.trigger:.0%} trigger; raise the tier's capacity or import less"
+                f"{trigger(tier):.0%} trigger; raise the tier's capacity or import less"
             )
     memory_cypher.create_memories(tx, [p.row for _, p in fresh])
     _attach(tx, scope.user_id, [p for _, p in fresh])
@@ -287,7 +291,7 @@ def _validate(scope: Scope, item: MemoryInput) -> None:
         raise InvalidInput(f"unknown memory kind {item.kind!r}; one of {', '.join(KIND_LABELS)}")
     if not 0.0 <= item.relevance <= 1.0:
         raise InvalidInput(f"relevance must be between 0 and 1, got {item.relevance}")
-    if item.tier.persistent and (item.kind == "turn" or looks_like_transcript(item.content)):
+    if persistent(item.tier) and (item.kind == "turn" or looks_like_transcript(item.content)):
         raise RawTurnRefused(
             f"raw conversation turns are not stored in the {item.tier.value} tier; append them to the session "
             "transcript, or remember the fact they contain"

@@ -24,7 +24,7 @@ from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory import keys
 from hippograph.memory.errors import NotFound
-from hippograph.services import Services
+from hippograph.memory.services import Services
 
 
 @dataclass

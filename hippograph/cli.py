@@ -92,7 +92,7 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
-    from hippograph.memory import forget
+    from hippograph.memory.writing import forget
     from hippograph.memory.errors import NotFound
     from hippograph.memory.tiers import check_scope_id
     from hippograph.memory.services import open_services
@@ -187,9 +187,9 @@ def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _index_dimension(services) -> int | None:
-    from hippograph.graph import server
+    from hippograph.graph import database_info
 
-    return server.vector_index_dimension(services.driver, services.database)
+    return database_info.vector_index_dimension(services.driver, services.database)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph.memory.recall.profiles import PROFILES
 
             rows = fit.extract(services, locomo.load(args.data), progress=progress)
-            result = fit.fit(rows, floor=PROFILES["hybrid"].summary_above)
+            result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [str(p) for p in args.data]
         elif args.bench == "fuzz":
             from hippograph.bench import fuzz

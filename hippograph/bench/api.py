@@ -40,8 +40,6 @@ import itertools
 import os
 import random
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -58,6 +56,7 @@ import httpx
 
 from hippograph.bench import metrics, report
 from hippograph.bench.latency import USERS, _grow, user_id
+from hippograph.bench.server import running_server
 from hippograph.bench.locomo import load
 from hippograph.memory import keys
 from hippograph.memory.writing.entities import extract_mentions
@@ -68,7 +67,6 @@ PROJECT_PREFIX = "api-bench-"
 WRITE_SHARE = 0.2
 WARM_UP = 20
 TIMEOUT_S = 30.0
-READY_TIMEOUT_S = 180.0
 # The server's project capacity during the run: far above what any run writes, so
 # compression never deletes an acknowledged write (which would be by design, not a loss).
 PROJECT_CAPACITY = 100_000_000
@@ -390,60 +388,16 @@ def _ensure_store(services: Services, memories: int, turns: Sequence[str], progr
 
 @contextmanager
 def _server(log: Path, progress: Callable[[str], None]) -> Iterator[tuple[str, float]]:
-    """A ``hippograph serve`` on a free loopback port, ready; stopped on the way out, whatever happened."""
-    executable = Path(sys.executable).with_name("hippograph")
-    if not executable.exists():
-        raise FileNotFoundError(f"no `hippograph` command beside {sys.executable}")
-    port = _free_port()
-    env = {**os.environ, "HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY)}
-    started = time.monotonic()
-    with log.open("w") as out:
-        proc = subprocess.Popen([str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                stdout=out, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        progress(f"hippograph serve on {base} (pid {proc.pid}, log {log})")
-        deadline = started + READY_TIMEOUT_S
-        reason = "no answer"
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"hippograph serve exited with {proc.returncode}:\n{_tail(log)}")
-            try:
-                answer = httpx.get(f"{base}/readyz", timeout=2)
-                if answer.status_code == 200:
-                    break
-                reason = answer.text[:300]
-            except httpx.HTTPError as exc:
-                reason = f"{type(exc).__name__}: {exc}"
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"hippograph serve was not ready within {READY_TIMEOUT_S:.0f} s: {reason}")
-            time.sleep(0.3)
-        yield base, time.monotonic() - started
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        progress(f"hippograph serve stopped (exit {proc.returncode})")
+    """The benchmark's server: capacities raised so that nothing it writes is compressed away."""
+    with running_server(log, {"HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY)}) as server:
+        progress(f"hippograph serve on {server.base} (pid {server.process.pid}, log {log})")
+        yield server.base, server.ready_seconds
+    progress(f"hippograph serve stopped (exit {server.process.returncode})")
 
 
 def _load() -> list[float]:
     """The 1, 5 and 15 minute load averages (2 cores: above 2 means work waits for a core)."""
     return [round(v, 2) for v in os.getloadavg()]
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _tail(log: Path, lines: int = 30) -> str:
-    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
 
 
 def _client(base: str, secret: str) -> httpx.Client:

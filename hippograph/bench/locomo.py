@@ -34,7 +34,8 @@ from typing import Any
 
 from hippograph.bench import metrics
 from hippograph.memory.writing.forget import forget_user
-from hippograph.memory.recall.profiles import PROFILES, Priority, RecallProfile, Source, Weights
+from hippograph.graph.recall import RelationBranch
+from hippograph.memory.recall.profiles import PROFILES, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import RecallResult, recall
 from hippograph.memory.writing.store import MemoryInput, bulk_import
 from hippograph.graph.vocabulary import Tier
@@ -49,11 +50,11 @@ LARGE_CAPACITY = 10_000_000
 # The two baselines, as profiles of the same recall statement: one signal, no floor.
 BM25 = RecallProfile(
     name="bm25", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
-    full_above=-1.0, summary_above=-1.0, anchor_k=0,
+    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0),
 )
 VECTOR = RecallProfile(
     name="vector", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
-    full_above=-1.0, summary_above=-1.0, anchor_k=0,
+    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0),
 )
 
 
@@ -278,14 +279,14 @@ def describe(profile: RecallProfile) -> dict[str, Any]:
     return {
         "weights": profile.weights.as_params(),
         "sources": sorted(s.value for s in profile.sources),
-        "selection": profile.selection.value,
-        "full_above": profile.full_above,
-        "summary_above": profile.summary_above,
-        "max_hops": profile.max_hops,
-        "half_life_days": profile.half_life_days,
-        "vector_k": profile.vector_k,
-        "keyword_k": profile.keyword_k,
-        "candidates": profile.candidates,
+        "selection": profile.gates.selection.value,
+        "full_above": profile.gates.full_above,
+        "summary_above": profile.gates.summary_above,
+        "max_hops": profile.relation.max_hops,
+        "half_life_days": profile.recency.half_life_days,
+        "vector_k": profile.vector.k,
+        "keyword_k": profile.keyword.k,
+        "candidates": profile.gates.candidates,
     }
 
 

@@ -52,7 +52,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from hippograph.graph.vocabulary import RELATION_TYPES
+from hippograph.graph.vocabulary import RELATION_TYPES, Tier
 
 MAX_HOPS_LIMIT = 6
 
@@ -72,10 +72,15 @@ IN_SCOPE = """
       END
 """
 
-RECALL_TEMPLATE = """
+# 1. how many memories the caller owns, counted no further than just past exactScanLimit (it picks the vector path).
+OWNED = """
 CALL () {
   RETURN size(COLLECT { MATCH (m:Memory {userId: $userId}) RETURN 1 AS one LIMIT $exactScanLimit + 1 }) AS owned
 }
+"""
+
+# 2. vector candidates: an exact (sketch-ranked) scan for a small owner, the vector index for a large one.
+VECTOR_BRANCH = """
 CALL (owned) {
   CALL (owned) {
     WITH owned WHERE $embedding IS NOT NULL AND owned <= $exactScanLimit
@@ -104,6 +109,10 @@ CALL (owned) {
   WITH hit ORDER BY hit.cosine DESC LIMIT $vectorK
   RETURN collect({m: hit.m, cosine: hit.cosine, source: 'vector'}) AS vectorHits
 }
+"""
+
+# 3. keyword candidates, scored with the caller's own statistics.
+KEYWORD_BRANCH = """
 CALL () {
   CALL () {
     // Each keyword alone, within the caller's nodes: its hits are the caller's memories that hold
@@ -129,6 +138,10 @@ CALL () {
   }
   RETURN collect({m: m, bm25: bm25, source: 'keyword'}) AS keywordHits, max(bm25) AS topBm25
 }
+"""
+
+# 4. relation depth from the entities the query names.
+RELATION_BRANCH = """
 CALL () {
   CALL () {
     // The caller's entities the keywords name, those naming most keywords first.
@@ -154,6 +167,10 @@ CALL () {
   RETURN [i IN range(0, size(reached) - 1) |
           {m: reached[i].m, hops: reached[i].hops, source: CASE WHEN i < $graphK THEN 'graph' ELSE 'reached' END}] AS graphHits
 }
+"""
+
+# 4. (cont.) the session-timeline neighbours of the strongest direct matches.
+NEIGHBOUR_BRANCH = """
 CALL (vectorHits, keywordHits, topBm25) {
   // The memories right before and after the strongest direct matches in their session's timeline:
   // an answer follows its question, a decision its discussion.
@@ -178,6 +195,10 @@ CALL (vectorHits, keywordHits, topBm25) {
   WITH m, max(strength * share) AS strength WHERE __IN_SCOPE__
   RETURN collect({m: m, neighbour: strength, source: 'neighbour'}) AS neighbourHits, max(strength) AS topNeighbour
 }
+"""
+
+# 5. the union, per memory: components, the weighted score, the floor and the ranking.
+SCORING = """
 UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
 WITH hit.m AS m, max(hit.cosine) AS cosine, max(hit.bm25) AS bm25, min(hit.hops) AS hops,
      max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, topBm25, topNeighbour
@@ -210,10 +231,96 @@ RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m
        cosine, vector, keyword, recency, relation, entityRelation, neighbour, score, sources
 """
 
+# The one statement, branch by branch.
+RECALL_TEMPLATE = OWNED + VECTOR_BRANCH + KEYWORD_BRANCH + RELATION_BRANCH + NEIGHBOUR_BRANCH + SCORING
+
+
+@dataclass(frozen=True)
+class TierSearch:
+    """Hanzo's per-tier retrieval: the top ``k`` by cosine, above ``min_cosine``."""
+
+    k: int
+    min_cosine: float
+
+
+@dataclass(frozen=True)
+class VectorBranch:
+    """``VECTOR_BRANCH``: the best ``k`` in scope by cosine, or per tier (``tiers``) the top k above a
+    floor. A caller owning at most ``exact_scan_limit`` memories gets an exact scan, ranked by sketch
+    with the exact cosine of the best ``rescore_k`` (per tier when ``tiers``); a larger one the vector
+    index, asked for ``overfetch`` × k × (store / owned), at most ``max_fetch``."""
+
+    k: int = 60
+    tiers: Mapping[Tier, TierSearch] | None = None
+    exact_scan_limit: int = 5000
+    rescore_k: int = 100
+    overfetch: float = 3.0
+    max_fetch: int = 5000
+
+    def parameters(self) -> dict[str, Any]:
+        tiers = self.tiers or {tier: TierSearch(self.k, -2.0) for tier in Tier}
+        return {
+            "vectorK": self.k, "tierK": {tier.value: search.k for tier, search in tiers.items()},
+            "minCosine": {tier.value: search.min_cosine for tier, search in tiers.items()},
+            "exactScanLimit": self.exact_scan_limit, "rescoreK": self.rescore_k, "poolPerTier": self.tiers is not None,
+            "overfetch": float(self.overfetch), "maxFetch": self.max_fetch,
+        }
+
+
+@dataclass(frozen=True)
+class KeywordBranch:
+    """``KEYWORD_BRANCH``: the best ``k`` in scope; a keyword held by more than ``term_limit`` of the
+    caller's memories is left out."""
+
+    k: int = 100
+    term_limit: int = 1000
+
+    def parameters(self) -> dict[str, Any]:
+        return {"keywordK": self.k, "termLimit": self.term_limit}
+
+
+@dataclass(frozen=True)
+class RelationBranch:
+    """``RELATION_BRANCH``: the ``anchor_k`` entities the query names, every in-scope memory within
+    ``max_hops`` of one (the nearest ``graph_k`` as candidates); with ``speaker_match`` a memory said
+    by someone the query names is nearest of all, and a distance scores ``mention_share`` of itself."""
+
+    anchor_k: int = 8
+    graph_k: int = 20
+    max_hops: int = 2
+    speaker_match: bool = False
+    mention_share: float = 1.0
+
+    def parameters(self) -> dict[str, Any]:
+        return {"anchorK": self.anchor_k, "graphK": self.graph_k, "maxHops": self.max_hops,
+                "speakerMatch": self.speaker_match, "mentionShare": float(self.mention_share)}
+
+
+@dataclass(frozen=True)
+class NeighbourBranch:
+    """``NEIGHBOUR_BRANCH``: the ``seed_k`` best vector and keyword hits lend relation to the memory
+    right after them in their session (in full) and right before (``preceding_share``); 0 = off."""
+
+    seed_k: int = 0
+    preceding_share: float = 0.5
+
+    def parameters(self) -> dict[str, Any]:
+        return {"seedK": self.seed_k, "precedingShare": float(self.preceding_share)}
+
+
+@dataclass(frozen=True)
+class Recency:
+    """``SCORING``'s recency: ``0.5 ** (age_days / half_life_days)``."""
+
+    half_life_days: float = 30.0
+
+    def parameters(self) -> dict[str, Any]:
+        return {"halfLifeDays": float(self.half_life_days)}
+
 
 @dataclass(frozen=True)
 class RecallQuery:
-    """Everything the recall statement needs; see the module docstring for what each part does."""
+    """Everything the recall statement needs: the caller's scope and query, and each branch's settings."""
 
     user_id: str
     project_id: str | None
@@ -227,46 +334,28 @@ class RecallQuery:
     now: datetime
     weights: Mapping[str, float]
     sources: Sequence[str]
-    tier_k: Mapping[str, int]
-    min_cosine: Mapping[str, float]
-    vector_k: int
-    keyword_k: int
-    anchor_k: int
-    graph_k: int
-    seed_k: int
-    preceding_share: float
-    max_hops: int
-    half_life_days: float
+    vector: VectorBranch
+    keyword: KeywordBranch
+    relation: RelationBranch
+    neighbours: NeighbourBranch
+    recency: Recency
     floor: float
     tier_first: bool
     limit: int
-    exact_scan_limit: int = 5000
     sketch: Sequence[float] | None = None
-    rescore_k: int = 100
-    pool_per_tier: bool = False
-    overfetch: float = 3.0
-    max_fetch: int = 5000
     query_words: Sequence[str] = ()
-    speaker_match: bool = False
-    mention_share: float = 1.0
-    term_limit: int = 1000
 
     def parameters(self) -> dict[str, Any]:
         return {
             "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
             "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
-            "now": self.now, "weights": dict(self.weights),
-            "sources": list(self.sources), "tierK": dict(self.tier_k), "minCosine": dict(self.min_cosine),
-            "vectorK": self.vector_k, "keywordK": self.keyword_k, "anchorK": self.anchor_k,
-            "graphK": self.graph_k, "seedK": self.seed_k, "precedingShare": float(self.preceding_share),
-            "maxHops": self.max_hops, "halfLifeDays": float(self.half_life_days), "floor": float(self.floor),
-            "tierFirst": self.tier_first, "tierRank": {"SESSION": 0, "PROJECT": 1, "LONG_TERM": 2},
-            "limit": self.limit, "exactScanLimit": self.exact_scan_limit,
-            "sketch": list(self.sketch) if self.sketch is not None else None, "rescoreK": self.rescore_k,
-            "poolPerTier": self.pool_per_tier, "overfetch": float(self.overfetch),
-            "maxFetch": self.max_fetch, "queryWords": list(self.query_words),
+            "sketch": list(self.sketch) if self.sketch is not None else None,
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
-            "speakerMatch": self.speaker_match, "mentionShare": float(self.mention_share), "termLimit": self.term_limit,
+            "queryWords": list(self.query_words), "now": self.now, "weights": dict(self.weights),
+            "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
+            "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
+            **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),
+            **self.neighbours.parameters(), **self.recency.parameters(),
         }
 
 
@@ -285,13 +374,13 @@ def recall_statement(max_hops: int) -> str:
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:
     """The ranked candidate rows, best first, each with its score components."""
     # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
-    return [dict(record) for record in tx.run(recall_statement(query.max_hops), query.parameters())]
+    return [dict(record) for record in tx.run(recall_statement(query.relation.max_hops), query.parameters())]
 
 
 def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
     """Run the statement under PROFILE: total db hits, rows, and the operators that cost most."""
     with driver.session(database=database, default_access_mode="READ") as session:
-        result = session.run("PROFILE " + recall_statement(query.max_hops), query.parameters())
+        result = session.run("PROFILE " + recall_statement(query.relation.max_hops), query.parameters())
         rows = len(list(result))
         summary = result.consume()
     operators: list[dict[str, Any]] = []

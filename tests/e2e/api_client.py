@@ -1,74 +1,19 @@
-"""What the API tests talk to: the server process and a small GraphQL client."""
+"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own) and a
+small GraphQL client."""
 
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
+
+from hippograph.bench.server import Server
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    base: str
-    log: Path
-    process: subprocess.Popen
-
-    @property
-    def graphql(self) -> str:
-        return f"{self.base}/graphql"
-
-    @property
-    def websocket(self) -> str:
-        return self.graphql.replace("http://", "ws://")
-
-    def log_lines(self) -> list[str]:
-        return self.log.read_text(encoding="utf-8", errors="replace").splitlines()
-
-
-@contextmanager
-def running_server(log: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
-    """A real `hippograph serve` on a free port (with ``env`` for its environment), until the block ends."""
-    port = free_port()
-    with log.open("w") as out:
-        proc = subprocess.Popen([HIPPOGRAPH, "serve", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT,
-                                env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"hippograph serve exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.3)
-    else:
-        proc.kill()
-        pytest.fail("hippograph serve did not come up within 120 s")
-    try:
-        yield Server(base, log, proc)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 class Client:

@@ -8,7 +8,8 @@ import pytest
 
 from hippograph.memory import keys
 from hippograph.memory.services import Services
-from api_client import Client, Server, new_user, running_server
+from hippograph.bench.server import Server, running_server
+from api_client import Client, new_user
 
 # Modules that stop and restart Neo4j run after every other test of the session.
 LAST = "neo4j_restart"

@@ -10,7 +10,7 @@ import pytest
 
 from hippograph.bench import fuzz
 from hippograph.memory.services import Services
-from api_client import Server
+from hippograph.bench.server import Server
 
 pytestmark = pytest.mark.neo4j
 

@@ -11,7 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
-from api_client import Client, Server, assert_status
+from hippograph.bench.server import Server
+from api_client import Client, assert_status
 
 pytestmark = pytest.mark.neo4j
 

@@ -9,7 +9,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from api_client import Client, Server
+from hippograph.bench.server import Server
+from api_client import Client
 
 pytestmark = pytest.mark.neo4j
 

@@ -45,7 +45,8 @@ from hippograph.memory import keys
 from hippograph.memory.writing.secrets import scrub
 from hippograph.schema import schema
 from hippograph.memory.services import Services
-from api_client import Client, Server, new_user, running_server
+from hippograph.bench.server import Server, running_server
+from api_client import Client, new_user
 
 pytestmark = pytest.mark.neo4j
 

@@ -13,7 +13,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from api_client import HIPPOGRAPH, Client, Server, new_user
+from hippograph.bench.server import Server
+from api_client import HIPPOGRAPH, Client, new_user
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 

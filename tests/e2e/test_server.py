@@ -8,7 +8,8 @@ import subprocess
 import httpx
 import pytest
 
-from api_client import HIPPOGRAPH, Server, free_port
+from hippograph.bench.server import Server, free_port
+from api_client import HIPPOGRAPH
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from hippograph.graph.memories import create_memories
-from hippograph.memory.recall.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
+from hippograph.graph.recall import RelationBranch
+from hippograph.memory.recall.profiles import PROFILES, Budget, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import Mode, recall
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
@@ -201,7 +202,7 @@ def test_hybrid_rows_carry_all_four_components_and_their_weighted_sum(izanagi_st
 def test_nothing_under_the_floor_is_returned(izanagi_store: dict[str, str], clean_db: Services) -> None:
     for profile in ("izanagi", "hybrid"):
         result = recall(clean_db, "kafka", Scope("u1"), "critical", profile, now=NOW, record_access=False)
-        floor = PROFILES[profile].summary_above
+        floor = PROFILES[profile].gates.summary_above
         assert all(c.score > floor for c in result.ranked)
         assert all(i.score > floor for i in result.items)
 
@@ -222,7 +223,7 @@ HOSTILE = [
 
 KEYWORD_ONLY = RecallProfile(
     name="keywords", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
-    full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets=GENEROUS,
+    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS),
 )
 
 
@@ -350,7 +351,7 @@ def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None
     assert by_id[ids["question"]].sources and "keyword" in by_id[ids["question"]].sources
     # The answer follows the strongest match: full neighbour share; the turn before it: preceding share.
     assert by_id[ids["answer"]].neighbour == pytest.approx(1.0)
-    assert by_id[ids["before"]].neighbour == pytest.approx(profile.preceding_share)
+    assert by_id[ids["before"]].neighbour == pytest.approx(profile.neighbours.preceding_share)
     assert ids["elsewhere"] not in by_id or by_id[ids["elsewhere"]].neighbour == 0.0
 
 
@@ -368,7 +369,7 @@ def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services)
     assert by_id[ids["caroline"]].entity_relation == pytest.approx(1.0)
     assert by_id[ids["melanie"]].entity_relation == pytest.approx(0.0)
     # One hop to an entity the query names: mention_share of a full score.
-    assert by_id[ids["mention"]].entity_relation == pytest.approx(profile.mention_share)
+    assert by_id[ids["mention"]].entity_relation == pytest.approx(profile.relation.mention_share)
     assert by_id[ids["caroline"]].score > by_id[ids["melanie"]].score
 
     plain = profile.with_(speaker_match=False, mention_share=1.0)
@@ -389,7 +390,7 @@ def test_keyword_search_keeps_to_the_caller_whatever_the_ids(clean_db: Services,
     ])
     profile = RecallProfile(
         name="keyword-only", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
-        full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets=GENEROUS,
+        relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS),
     )
     ranked = recall(clean_db, "ledger serializable", Scope(owner), "critical", profile, now=NOW, record_access=False).ranked
     assert [c.id for c in ranked] == [ids["mine"]]

@@ -16,7 +16,8 @@ import pytest
 
 from hippograph.bench.metrics import overlap_at
 from hippograph.graph.memories import create_memories
-from hippograph.memory.recall.profiles import PROFILES, Budget, Priority, RecallProfile, Source, Weights
+from hippograph.graph.recall import RelationBranch
+from hippograph.memory.recall.profiles import PROFILES, Budget, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import recall
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
@@ -27,7 +28,7 @@ NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 QUERY = "which region hosts the primary database replica"
 VECTOR_ONLY = RecallProfile(
     name="vector-only", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
-    full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets={p: Budget(50, 100_000) for p in Priority},
+    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0, budgets={p: Budget(50, 100_000) for p in Priority}),
 )
 
 

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from hippograph.graph.memories import create_memories
-from hippograph.memory.recall.profiles import Budget, Priority, RecallProfile, Selection, Source, TierSearch, Weights
+from hippograph.graph.recall import RelationBranch, VectorBranch
+from hippograph.memory.recall.profiles import Budget, Gates, Priority, RecallProfile, Selection, Source, TierSearch, Weights
 from hippograph.memory.recall.query import recall
 from hippograph.memory.writing.reembed import reembed, sketch_missing
 from hippograph.memory.writing.store import MemoryInput, remember
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.neo4j
 NOW = datetime(2025, 3, 1, tzinfo=timezone.utc)
 VECTOR_ONLY = RecallProfile(
     name="vector-only", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
-    full_above=-1.0, summary_above=-1.0, anchor_k=0, budgets={p: Budget(50, 100_000) for p in Priority},
+    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0, budgets={p: Budget(50, 100_000) for p in Priority}),
 )
 SUBJECTS = ["The billing service", "Our mobile app", "The search cluster", "The nightly ETL job", "The auth gateway",
             "The payments team", "The staging database", "Caroline's pottery class", "Melanie's camping trip",
@@ -162,9 +163,10 @@ def test_per_tier_search_keeps_a_pool_for_each_tier(clean_db: Services) -> None:
     _store(services, session_rows + long_term)
     per_tier = RecallProfile(
         name="per-tier", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
-        selection=Selection.TIER_TOP_K, vector_k=10, rescore_k=10, anchor_k=0,
-        tier_search={Tier.SESSION: TierSearch(5, -1.0), Tier.PROJECT: TierSearch(5, -1.0), Tier.LONG_TERM: TierSearch(5, -1.0)},
-        budgets={p: Budget(50, 100_000) for p in Priority},
+        vector=VectorBranch(k=10, rescore_k=10, tiers={
+            Tier.SESSION: TierSearch(5, -1.0), Tier.PROJECT: TierSearch(5, -1.0), Tier.LONG_TERM: TierSearch(5, -1.0)}),
+        relation=RelationBranch(anchor_k=0),
+        gates=Gates(selection=Selection.TIER_TOP_K, budgets={p: Budget(50, 100_000) for p in Priority}),
     )
     ranked = recall(services, "why did the billing service fail", Scope("u-tiers", "p1", "s1"), "critical", per_tier,
                     now=NOW, record_access=False).ranked

@@ -33,18 +33,18 @@ def candidate(id: str, score: float, content: str = "a short memory", summary: s
 def test_izanagi_is_the_spec() -> None:
     izanagi = PROFILES["izanagi"]
     assert izanagi.weights == Weights(vector=0.0, keyword=0.4, recency=0.3, relation=0.3)
-    assert (izanagi.full_above, izanagi.summary_above) == (0.5, 0.3)
-    assert izanagi.selection is Selection.THRESHOLD and izanagi.tier_first
+    assert (izanagi.gates.full_above, izanagi.gates.summary_above) == (0.5, 0.3)
+    assert izanagi.gates.selection is Selection.THRESHOLD and izanagi.gates.tier_first
     assert not izanagi.uses_embedding
-    assert izanagi.seed_k == 0  # relation depth is distance to the query's entities only
+    assert izanagi.neighbours.seed_k == 0  # relation depth is distance to the query's entities only
 
 
 def test_hanzo_is_the_paper() -> None:
     hanzo = PROFILES["hanzo"]
-    assert hanzo.tier_search == {
+    assert hanzo.vector.tiers == {
         Tier.SESSION: TierSearch(20, 0.3), Tier.PROJECT: TierSearch(10, 0.5), Tier.LONG_TERM: TierSearch(5, 0.6),
     }
-    assert hanzo.selection is Selection.TIER_TOP_K and hanzo.rerank
+    assert hanzo.gates.selection is Selection.TIER_TOP_K and hanzo.gates.rerank
     assert hanzo.sources == frozenset({Source.VECTOR})
 
 
@@ -78,7 +78,7 @@ def test_max_hops_is_bounded() -> None:
         PROFILES["hybrid"].with_(max_hops=7)
     with pytest.raises(ProfileError):
         PROFILES["hybrid"].with_(max_hops=2.5)
-    assert PROFILES["hybrid"].with_(max_hops=3).max_hops == 3
+    assert PROFILES["hybrid"].with_(max_hops=3).relation.max_hops == 3
 
 
 def test_weights_must_not_be_negative() -> None:
@@ -100,7 +100,7 @@ def test_summary_is_the_stored_one_or_the_content_cut_short() -> None:
     assert summary_text(with_summary, izanagi, TOKENS) == "the gist"
     cut = summary_text(without, izanagi, TOKENS)
     assert cut.endswith("…") and long.startswith(cut[:-1])
-    assert TOKENS.count(cut) <= izanagi.summary_tokens
+    assert TOKENS.count(cut) <= izanagi.gates.summary_tokens
 
 
 def test_an_entry_too_big_in_full_falls_back_to_its_summary_then_is_passed_over() -> None:
@@ -132,6 +132,6 @@ def test_budgets_are_never_exceeded(priority: Priority, profile: str, rows: list
     assert len(items) <= budget.items
     assert sum(i.tokens for i in items) <= budget.tokens
     assert all(i.tokens == TOKENS.count(i.content) for i in items)
-    if chosen.selection is Selection.THRESHOLD:
-        assert all(i.score > chosen.summary_above for i in items)
-        assert all(i.mode is Mode.SUMMARY or i.score > chosen.full_above for i in items)
+    if chosen.gates.selection is Selection.THRESHOLD:
+        assert all(i.score > chosen.gates.summary_above for i in items)
+        assert all(i.mode is Mode.SUMMARY or i.score > chosen.gates.full_above for i in items)

@@ -1,7 +1,11 @@
 """Scoring profiles: how recall finds, scores, shows and budgets memories.
 
-A profile is a frozen config; ``PROFILES`` holds the named recipes (the shape of
-graphiti's search-config recipes). Three ship:
+A profile is a frozen config grouped by what each part configures — one settings object per
+branch of the recall statement (``VectorBranch``, ``KeywordBranch``, ``RelationBranch``,
+``NeighbourBranch``, ``Recency``: declared beside the Cypher fragment they feed, in
+``hippograph.graph.recall``, each turning itself into its fragment's parameters), the weights,
+and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the named recipes
+(the shape of graphiti's search-config recipes). Three ship:
 
 ``izanagi``
     The Izanagi memory manager, exactly: ``keyword·0.4 + recency·0.3 +
@@ -49,11 +53,13 @@ The components, each in [0, 1]:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from types import MappingProxyType
 
-from hippograph.graph.recall import MAX_HOPS_LIMIT
+from hippograph.graph.recall import (
+    MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, VectorBranch,
+)
 from hippograph.graph.vocabulary import Tier
 
 
@@ -116,74 +122,61 @@ class Weights:
 
 
 @dataclass(frozen=True)
-class TierSearch:
-    """Hanzo's per-tier retrieval: the top ``k`` by cosine, above ``min_cosine``."""
+class Gates:
+    """What reaches the caller: the selection rule and its thresholds, the search order, how a
+    memory without a summary is shortened, how many ranked rows come back, the re-rank, the budgets."""
 
-    k: int
-    min_cosine: float
-
-
-@dataclass(frozen=True)
-class RecallProfile:
-    name: str
-    weights: Weights
-    sources: frozenset[Source]
     selection: Selection = Selection.THRESHOLD
     # THRESHOLD selection: score > full_above → FULL, score > summary_above → SUMMARY, else skipped.
     full_above: float = 0.5
     summary_above: float = 0.3
     # Take tiers session → project → long term (Izanagi's search order) instead of by score alone.
     tier_first: bool = False
-    # Vector branch: per-tier top-k and cosine floor (hanzo), else the best vector_k in scope.
-    tier_search: Mapping[Tier, TierSearch] | None = None
-    vector_k: int = 60
-    keyword_k: int = 100
-    # Entities the query names, looked up in the entity_name index: the anchors of relation depth.
-    anchor_k: int = 8
-    # Memories within max_hops of an anchor that become candidates on that ground alone.
-    graph_k: int = 20
-    # Neighbouring memories: the seed_k best vector and keyword hits lend relation to the memory
-    # right after them in their session (full strength) and right before (preceding_share); 0 = off.
-    seed_k: int = 0
-    preceding_share: float = 0.5
-    max_hops: int = 2
-    # Relation's entity part: a memory whose speaker the query names scores 1 (speaker_match), and a
-    # graph distance to a named entity scores mention_share of 1 - (d - 1) / max_hops.
-    speaker_match: bool = False
-    mention_share: float = 1.0
-    half_life_days: float = 30.0
     # A memory without a stored summary is shown compressed as its first summary_tokens tokens.
     summary_tokens: int = 40
     # Ranked rows the recall query returns before selection and budgets.
     candidates: int = 50
-    # A caller owning at most this many memories gets an exact cosine scan of their scope;
-    # a larger one the vector index, asked for overfetch × vector_k × (store / owned), capped.
-    exact_scan_limit: int = 5000
-    # That scan ranks by each memory's sketch (hippograph.sketch) and takes the exact cosine of the
-    # best rescore_k only — per tier when the profile searches per tier. It must cover vector_k.
-    rescore_k: int = 100
-    overfetch: float = 3.0
-    max_fetch: int = 5000
     # Re-rank with the cross-encoder when one is configured.
     rerank: bool = False
     budgets: Mapping[Priority, Budget] = field(default_factory=lambda: RECALL_BUDGETS)
 
+
+@dataclass(frozen=True)
+class RecallProfile:
+    """How recall finds (one settings object per branch of the recall statement, from
+    ``hippograph.graph.recall``), weighs and shows (``gates``) memories."""
+
+    name: str
+    weights: Weights
+    sources: frozenset[Source]
+    vector: VectorBranch = VectorBranch()
+    keyword: KeywordBranch = KeywordBranch()
+    relation: RelationBranch = RelationBranch()
+    neighbours: NeighbourBranch = NeighbourBranch()
+    recency: Recency = Recency()
+    gates: Gates = Gates()
+
     def __post_init__(self) -> None:
-        if not isinstance(self.max_hops, int) or isinstance(self.max_hops, bool) or not 1 <= self.max_hops <= MAX_HOPS_LIMIT:
-            raise ProfileError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {self.max_hops!r}")
-        if self.half_life_days <= 0:
-            raise ProfileError(f"half_life_days must be positive, got {self.half_life_days}")
-        if self.selection is Selection.TIER_TOP_K and self.tier_search is None:
-            raise ProfileError(f"profile {self.name!r} selects per-tier top-k but sets no tier_search")
-        if not 0.0 <= self.mention_share <= 1.0:
-            raise ProfileError(f"mention_share must be between 0 and 1, got {self.mention_share}")
-        if not 0.0 <= self.preceding_share <= 1.0:
-            raise ProfileError(f"preceding_share must be between 0 and 1, got {self.preceding_share}")
-        for name in ("vector_k", "keyword_k", "anchor_k", "graph_k", "seed_k", "candidates", "summary_tokens", "exact_scan_limit"):
-            if getattr(self, name) < 0:
-                raise ProfileError(f"{name} must not be negative, got {getattr(self, name)}")
-        if self.rescore_k < self.vector_k:
-            raise ProfileError(f"rescore_k ({self.rescore_k}) must be at least vector_k ({self.vector_k})")
+        relation, vector, gates = self.relation, self.vector, self.gates
+        if not isinstance(relation.max_hops, int) or isinstance(relation.max_hops, bool) \
+                or not 1 <= relation.max_hops <= MAX_HOPS_LIMIT:
+            raise ProfileError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {relation.max_hops!r}")
+        if self.recency.half_life_days <= 0:
+            raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
+        if gates.selection is Selection.TIER_TOP_K and vector.tiers is None:
+            raise ProfileError(f"profile {self.name!r} selects per-tier top-k but its vector branch searches no tiers")
+        if not 0.0 <= relation.mention_share <= 1.0:
+            raise ProfileError(f"mention_share must be between 0 and 1, got {relation.mention_share}")
+        if not 0.0 <= self.neighbours.preceding_share <= 1.0:
+            raise ProfileError(f"preceding_share must be between 0 and 1, got {self.neighbours.preceding_share}")
+        counts = {"vector k": vector.k, "keyword k": self.keyword.k, "anchor_k": relation.anchor_k,
+                  "graph_k": relation.graph_k, "seed_k": self.neighbours.seed_k, "candidates": gates.candidates,
+                  "summary_tokens": gates.summary_tokens, "exact_scan_limit": vector.exact_scan_limit}
+        for name, value in counts.items():
+            if value < 0:
+                raise ProfileError(f"{name} must not be negative, got {value}")
+        if vector.rescore_k < vector.k:
+            raise ProfileError(f"rescore_k ({vector.rescore_k}) must be at least the vector branch's k ({vector.k})")
         if not self.sources:
             raise ProfileError(f"profile {self.name!r} has no candidate source")
 
@@ -194,32 +187,43 @@ class RecallProfile:
     @property
     def floor(self) -> float:
         """Scores at or under the floor are never returned (hanzo's floors are its cosine thresholds)."""
-        return self.summary_above if self.selection is Selection.THRESHOLD else float("-inf")
+        return self.gates.summary_above if self.gates.selection is Selection.THRESHOLD else float("-inf")
 
     def with_(self, **changes: object) -> RecallProfile:
-        """A copy with some settings changed, e.g. ``PROFILES['hybrid'].with_(max_hops=3)``."""
-        return replace(self, **changes)
+        """A copy with some settings changed, each by its own name — ``with_(max_hops=3,
+        summary_above=-1.0)`` — the two branches' ``k`` as ``vector_k`` and ``keyword_k``."""
+        groups = {f.name: getattr(self, f.name) for f in fields(self) if is_dataclass(getattr(self, f.name))}
+        owner = {setting.name: name for name, settings in groups.items() for setting in fields(settings)}
+        owner.pop("k")
+        own: dict[str, object] = {}
+        grouped: dict[str, dict[str, object]] = {name: {} for name in groups}
+        for key, value in changes.items():
+            if key in ("vector_k", "keyword_k"):
+                grouped[key.removesuffix("_k")]["k"] = value
+            elif key in owner:
+                grouped[owner[key]][key] = value
+            else:
+                own[key] = value
+        return replace(self, **own, **{name: replace(groups[name], **c) for name, c in grouped.items() if c})
 
 
 IZANAGI = RecallProfile(
     name="izanagi",
     weights=Weights(keyword=0.4, recency=0.3, relation=0.3),
     sources=frozenset({Source.KEYWORD, Source.GRAPH}),
-    tier_first=True,
+    gates=Gates(tier_first=True),
 )
 
 HANZO = RecallProfile(
     name="hanzo",
     weights=Weights(vector=1.0),
     sources=frozenset({Source.VECTOR}),
-    selection=Selection.TIER_TOP_K,
-    tier_search=MappingProxyType({
+    vector=VectorBranch(k=35, tiers=MappingProxyType({
         Tier.SESSION: TierSearch(20, 0.3),
         Tier.PROJECT: TierSearch(10, 0.5),
         Tier.LONG_TERM: TierSearch(5, 0.6),
-    }),
-    vector_k=35,
-    rerank=True,
+    })),
+    gates=Gates(selection=Selection.TIER_TOP_K, rerank=True),
 )
 
 # Fitted on the LoCoMo development data — all five conversations of locomo-dev.json,
@@ -236,10 +240,9 @@ HYBRID = RecallProfile(
     name="hybrid",
     weights=Weights(vector=0.50, keyword=0.20, recency=0.0, relation=0.30),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
-    keyword_k=300,
-    seed_k=5,
-    speaker_match=True,
-    mention_share=0.5,
+    keyword=KeywordBranch(k=300),
+    relation=RelationBranch(speaker_match=True, mention_share=0.5),
+    neighbours=NeighbourBranch(seed_k=5),
 )
 
 PROFILES: Mapping[str, RecallProfile] = MappingProxyType({p.name: p for p in (IZANAGI, HANZO, HYBRID)})

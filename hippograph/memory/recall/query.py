@@ -135,7 +135,7 @@ def recall(
     """
     started = time.perf_counter()
     chosen = get_profile(profile)
-    budget = chosen.budgets[get_priority(priority)]
+    budget = chosen.gates.budgets[get_priority(priority)]
     now = now or datetime.now(timezone.utc)
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
@@ -153,7 +153,7 @@ def recall(
     queried = time.perf_counter()
 
     ranked = [_candidate(row) for row in rows]
-    if chosen.rerank and cross_encoder is not None and ranked:
+    if chosen.gates.rerank and cross_encoder is not None and ranked:
         ranked = _rerank(cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
     if items and record_access:
@@ -176,13 +176,7 @@ def build_query(
     tiers: Sequence[Tier],
     sketch: Sequence[float] | None = None,
 ) -> recall_cypher.RecallQuery:
-    """The recall statement's parameters for a profile, scope and query."""
-    if profile.tier_search is not None:
-        tier_k = {tier.value: search.k for tier, search in profile.tier_search.items()}
-        min_cosine = {tier.value: search.min_cosine for tier, search in profile.tier_search.items()}
-    else:
-        tier_k = {tier.value: profile.vector_k for tier in Tier}
-        min_cosine = {tier.value: -2.0 for tier in Tier}
+    """The recall statement for a profile, scope and query: the profile's branch settings as they are."""
     keywords = lucene.keywords(query)
     return recall_cypher.RecallQuery(
         user_id=scope.user_id,
@@ -193,30 +187,18 @@ def build_query(
         sketch=sketch,
         memory_text_queries=[lucene.owned_query(scope.user_id, [word], MEMORY_TEXT_FIELDS) for word in keywords],
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
+        query_words=lucene.words(query),
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
-        tier_k=tier_k,
-        min_cosine=min_cosine,
-        vector_k=profile.vector_k,
-        keyword_k=profile.keyword_k,
-        anchor_k=profile.anchor_k,
-        graph_k=profile.graph_k,
-        seed_k=profile.seed_k,
-        preceding_share=profile.preceding_share,
-        max_hops=profile.max_hops,
-        half_life_days=profile.half_life_days,
+        vector=profile.vector,
+        keyword=profile.keyword,
+        relation=profile.relation,
+        neighbours=profile.neighbours,
+        recency=profile.recency,
         floor=profile.floor,
-        tier_first=profile.tier_first,
-        limit=profile.candidates,
-        exact_scan_limit=profile.exact_scan_limit,
-        rescore_k=profile.rescore_k,
-        pool_per_tier=profile.tier_search is not None,
-        overfetch=profile.overfetch,
-        max_fetch=profile.max_fetch,
-        query_words=lucene.words(query),
-        speaker_match=profile.speaker_match,
-        mention_share=profile.mention_share,
+        tier_first=profile.gates.tier_first,
+        limit=profile.gates.candidates,
     )
 
 
@@ -249,18 +231,18 @@ def summary_text(candidate: Candidate, profile: RecallProfile, tokens: TokenCoun
     """The compressed form: the stored summary, else the content cut to ``summary_tokens`` tokens."""
     if candidate.summary:
         return candidate.summary
-    if tokens.count(candidate.content) <= profile.summary_tokens:
+    if tokens.count(candidate.content) <= profile.gates.summary_tokens:
         return candidate.content
-    cut = tokens.truncate(candidate.content, max(profile.summary_tokens - tokens.count(ELLIPSIS), 1)).rstrip()
+    cut = tokens.truncate(candidate.content, max(profile.gates.summary_tokens - tokens.count(ELLIPSIS), 1)).rstrip()
     return cut + ELLIPSIS
 
 
 def _modes(candidate: Candidate, profile: RecallProfile) -> tuple[Mode, ...]:
-    if profile.selection is Selection.TIER_TOP_K:
+    if profile.gates.selection is Selection.TIER_TOP_K:
         return (Mode.FULL,)
-    if candidate.score > profile.full_above:
+    if candidate.score > profile.gates.full_above:
         return (Mode.FULL, Mode.SUMMARY)
-    if candidate.score > profile.summary_above:
+    if candidate.score > profile.gates.summary_above:
         return (Mode.SUMMARY,)
     return ()
 

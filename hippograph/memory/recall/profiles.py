@@ -28,8 +28,9 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 The components, each in [0, 1]:
 
 * ``vector`` — cosine similarity of query and memory embeddings, clamped at 0.
-* ``keyword`` — the memory's BM25 score for the query's keywords divided by the
-  best BM25 score among the caller's in-scope keyword hits (per-branch max
+* ``keyword`` — the memory's BM25 score for the query's keywords (the idf of each
+  keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``) divided
+  by the best BM25 score among the caller's in-scope keyword hits (per-branch max
   normalisation, as neo4j-graphrag's hybrid query does): the best keyword match
   in scope scores 1, a memory matching no keyword 0.
 * ``recency`` — ``0.5 ** (age_days / half_life_days)`` with age from ``createdAt``

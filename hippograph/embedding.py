@@ -79,7 +79,8 @@ def resolve_model(name: str) -> tuple[str, bool]:
 
 class Embedder:
     """Encodes memories in batches (``embed``, ``embed_documents``) and queries one at a time
-    (``embed_query``, which keeps recent results: queries repeat)."""
+    (``embed_query``); each keeps its recent results, by text (``cache_size`` of each), because
+    queries repeat and so do the facts an agent remembers."""
 
     def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "") -> None:
         location, local = resolve_model(model)
@@ -108,6 +109,7 @@ class Embedder:
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._documents: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
         try:
@@ -128,18 +130,29 @@ class Embedder:
         return vectors.astype(np.float32, copy=False)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all)."""
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        split = [passages(text) for text in texts]
-        vectors = self.embed([p for parts in split for p in parts])
-        means = np.empty((len(texts), self.dimension), dtype=np.float32)
+        """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all
+        the texts not among the recent ones: an echo, a re-import or a repeated fact costs no encoding)."""
+        vectors = np.empty((len(texts), self.dimension), dtype=np.float32)
+        with self._lock:
+            known = {text: self._documents[text] for text in texts if text in self._documents}
+            for text in known:
+                self._documents.move_to_end(text)
+        missing = [text for text in dict.fromkeys(texts) if text not in known]
+        split = [passages(text) for text in missing]
+        encoded = self.embed([p for parts in split for p in parts])
         start = 0
-        for i, parts in enumerate(split):
-            mean = vectors[start:start + len(parts)].mean(axis=0)
-            means[i] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        for text, parts in zip(missing, split):
+            mean = encoded[start:start + len(parts)].mean(axis=0)
+            known[text] = mean / max(float(np.linalg.norm(mean)), 1e-12)
             start += len(parts)
-        return means
+        with self._lock:
+            for text in missing:
+                self._documents[text] = known[text]
+            while len(self._documents) > self._cache_size:
+                self._documents.popitem(last=False)
+        for i, text in enumerate(texts):
+            vectors[i] = known[text]
+        return vectors
 
     def sketches(self, vectors: np.ndarray) -> list[list[float]] | list[None]:
         """Each vector's sketch (``hippograph.sketch``), or None for each when the model has no basis."""

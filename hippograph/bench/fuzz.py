@@ -69,6 +69,7 @@ from neo4j import READ_ACCESS, Session
 
 from hippograph.bench import api, report
 from hippograph.config import ConfigError
+from hippograph.graph import inspection
 from hippograph.memory import keys
 from hippograph.memory.writing.forget import forget_user
 from hippograph.schema import schema as hippograph_schema
@@ -105,33 +106,6 @@ WORDS = ("deploy docker postgres cache queue retry timeout index vector memory s
          "error fix pattern budget token release rollback schema migration").split()
 PROJECTS = ("fz-p", "fz-q")
 SESSIONS = ("fz-s", "fz-t")
-
-# The state a refused request must leave as it was: every node a user owns (the labels a user's
-# deletion removes, and the user), without the bookkeeping that background writers add after an
-# answer (access counts; audit events are not read at all) or the vectors (made from the text).
-STATE = """
-UNWIND $users AS uid
-CALL (uid) {
-  MATCH (n:Memory {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Entity {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Turn {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Session {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Project {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Task {userId: uid}) RETURN n
-  UNION ALL MATCH (n:ApiKey {userId: uid}) RETURN n
-  UNION ALL MATCH (n:User {id: uid}) RETURN n
-}
-RETURN elementId(n) AS eid, labels(n) AS labels,
-       n {.*, embedding: null, sketch: null, accessCount: null, lastAccessedAt: null} AS props,
-       [(n)-[r]->(m) | [type(r), elementId(m), properties(r)]] AS out
-"""
-# And the store's totals, from the count store: another user's nodes, a relationship anywhere.
-TOTALS = """
-CALL () { MATCH (n) RETURN count(n) AS nodes }
-CALL () { MATCH (a:AuditEvent) RETURN count(a) AS audit }
-CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships }
-RETURN nodes - audit AS nodes, relationships
-"""
 
 SEED = (
     'mutation { remember(input: {content: "The fuzz user deploys with Docker on Fridays", tier: LONG_TERM}) { __typename } }',
@@ -1031,8 +1005,8 @@ class Snapshot:
 
 
 def snapshot(session: Session, users: Sequence[str]) -> Snapshot:
-    """The users' state, read in auto-commit statements (one round trip each: it is read twice a request)."""
-    records = list(session.run(STATE, users=list(users)))
+    """The users' state and the store's totals, in one read transaction each (read twice a request)."""
+    records = session.execute_read(inspection.tenant_state, users)
     nodes: dict[str, tuple[str, str]] = {}
     properties: dict[str, Mapping[str, Any]] = {}
     for r in records:
@@ -1040,8 +1014,7 @@ def snapshot(session: Session, users: Sequence[str]) -> Snapshot:
         digest = json.dumps([props, sorted(r["out"], key=lambda o: (o[0], o[1]))], sort_keys=True, default=str)
         nodes[r["eid"]] = (":".join(sorted(r["labels"])), digest)
         properties[r["eid"]] = props
-    totals = session.run(TOTALS).single(strict=True)
-    return Snapshot(nodes, properties, (totals["nodes"], totals["relationships"]))
+    return Snapshot(nodes, properties, session.execute_read(inspection.store_totals))
 
 
 # ---------------------------------------------------------------- liveness
@@ -1280,7 +1253,7 @@ def run_bench(services: Services, requests: int, seed: int, bomb_depth: int, url
             target = prepare(services, url.rstrip("/"), key, user, other_key, other_user)
             return run(services, target, requests, seed, bomb_depth, progress=progress)
         log = Path(tempfile.mkdtemp(prefix="hippograph-bench-fuzz-")) / "serve.log"
-        with api._server(log, progress) as (base, _):
+        with api.served(log, progress) as (base, _):
             target = prepare(services, base, key, user, other_key, other_user)
             result = run(services, target, requests, seed, bomb_depth, log=log, progress=progress)
         return {**result, "server_log": str(log)}

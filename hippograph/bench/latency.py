@@ -1,13 +1,8 @@
 """Recall latency at growing store sizes, and scoped exactness at each size.
 
-The store: LoCoMo turns spread over 100 users (``lat-u0`` … ``lat-u99``), each
-owning 1 % of it — sessions of 25 turns (70 %), one project (20 %), long term
-(10 %), ages spread over a year — with the entities the write path would extract
-linked by MENTIONS. Each distinct text is embedded once and its vector reused
-(100,000 memories need only the ~2,800 distinct turns embedded). Memories go in
-``UNWIND`` batches of 2,000 rows with the write path's own CREATE statement;
-growing from one size to the next only adds memories, and a store already at a
-size is reused.
+The store: ``hippograph.bench.store`` (LoCoMo turns over 100 users, each owning
+1 % of it, written by ``bulk_import``); growing from one size to the next only
+adds memories, and a store already at a size is reused.
 
 Timed: ``recall`` with the hybrid profile at critical priority for distinct
 LoCoMo questions (so the embedder's cache never answers), as a random user,
@@ -22,9 +17,8 @@ from __future__ import annotations
 import os
 import random
 import time
-import uuid
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +27,9 @@ import numpy as np
 from hippograph.bench import metrics
 from hippograph.bench.locomo import VECTOR, load
 from hippograph.config import PROJECT_ROOT
+from hippograph.bench.store import EPOCH, USERS, grow, owned, user_id
+from hippograph.graph import inspection
 from hippograph.graph import recall as recall_cypher
-from hippograph.graph.memories import create_memories
-from hippograph.memory.writing.entities import extract_mentions, normalise_name
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import build_query, recall
 from hippograph.graph.vocabulary import Tier
@@ -43,38 +37,10 @@ from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
 
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "locomo-dev.json"
-USERS = 100
-BATCH = 2000
-SESSION_LENGTH = 25
-EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 NOW = EPOCH + timedelta(days=366)
 WARM_UP = 20
 # Questions the exactness check asks of lat-u0 (recall against an exact numpy scan).
 EXACTNESS_QUERIES = 100
-
-# Bench fixture only: the entities a memory mentions, in bulk (the write path does this per memory).
-LINK_MENTIONS = """
-UNWIND $rows AS row
-MATCH (m:Memory {id: row.memoryId})
-MERGE (e:Entity {userId: row.userId, scopeKey: '~user', type: row.type, normName: row.normName})
-  ON CREATE SET e.id = randomUUID(), e.name = row.name, e.createdAt = datetime()
-MERGE (m)-[:MENTIONS]->(e)
-"""
-
-OWNED = "MATCH (m:Memory {userId: $userId}) RETURN count(m) AS n"
-USER_VECTORS = """
-MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers
-RETURN m.id AS id, m.embedding AS embedding, m.createdAt.epochMillis AS createdAt
-"""
-NAIVE = """
-CALL db.index.vector.queryNodes('memory_embedding', 10, $embedding) YIELD node
-WITH node WHERE node.userId = $userId
-RETURN count(node) AS found
-"""
-
-
-def user_id(i: int) -> str:
-    return f"lat-u{i}"
 
 
 def run(
@@ -85,18 +51,13 @@ def run(
     texts = sorted({turn.content for c in conversations for turns in c.sessions.values() for turn in turns})
     questions = [q.text for c in conversations for q in c.questions]
     random.Random(3).shuffle(questions)
-    started = time.perf_counter()
-    vectors = dict(zip(texts, services.embedder.embed_documents(texts)))
-    embed_seconds = time.perf_counter() - started
-    mentions = {text: extract_mentions(text) for text in texts}
-    progress(f"{len(texts)} distinct texts embedded in {embed_seconds:.1f}s")
 
     result: dict[str, Any] = {
         "sizes": list(sizes), "users": USERS, "model": services.embedder.name, "profile": "hybrid",
         "priority": "critical", "queries": queries, "by_size": {},
-        "build": {"distinct_texts": len(texts), "embedding_seconds": round(embed_seconds, 1)},
+        "build": {"distinct_texts": len(texts)},
         "method": (
-            f"LoCoMo turns over {USERS} users (each owns 1 % of the store), each distinct text embedded once. "
+            f"LoCoMo turns over {USERS} users (each owns 1 % of the store), written by `bulk_import`. "
             f"{queries} recalls per size of distinct LoCoMo questions (hybrid profile, critical priority, a random "
             f"user, after {WARM_UP} warm-up recalls), one at a time; `recall` = embedding + query + selection, "
             "measured in-process around `hippograph.memory.recall.query.recall`, on this machine's 2 cores (1-minute load "
@@ -104,8 +65,7 @@ def run(
         ),
     }
     smallest = min(sizes) // USERS
-    with services.driver.session(database=services.database) as session:
-        largest = max(session.run(OWNED, userId=user_id(i)).single()["n"] for i in range(USERS))
+    largest = max(owned(services).values())
     if largest > smallest:
         # Memories are only ever added: a store past the smallest size cannot be measured at it.
         raise ValueError(
@@ -114,7 +74,7 @@ def run(
         )
     offset = 0
     for size in sorted(sizes):
-        built = _grow(services, size, texts, vectors, mentions, progress)
+        built = grow(services, size, texts, progress)
         result["build"][f"to_{size}"] = built
         sample = questions[offset:offset + WARM_UP + queries]
         offset += WARM_UP + queries
@@ -123,48 +83,6 @@ def run(
         result["by_size"][str(size)] = _measure(services, sample, queries, progress)
         progress(f"{size}: recall p95 {result['by_size'][str(size)]['recall_ms']['p95']} ms")
     return result
-
-
-def _grow(
-    services: Services, size: int, texts: Sequence[str], vectors: dict[str, np.ndarray],
-    mentions: dict[str, list], progress: Callable[[str], None],
-) -> dict[str, Any]:
-    per_user = size // USERS
-    rng = random.Random(size)
-    started = time.perf_counter()
-    created = 0
-    sketches = dict(zip(vectors, services.embedder.sketches(np.array(list(vectors.values()), dtype=np.float32))))
-    with services.driver.session(database=services.database) as session:
-        for i in range(USERS):
-            uid = user_id(i)
-            have = session.run(OWNED, userId=uid).single()["n"]
-            rows, links = [], []
-            for n in range(have, per_user):
-                text = rng.choice(texts)
-                roll = (n * 7919) % 10
-                tier = Tier.SESSION if roll < 7 else Tier.PROJECT if roll < 9 else Tier.LONG_TERM
-                memory_id = str(uuid.uuid4())
-                rows.append({
-                    "id": memory_id, "content": text, "summary": None, "tier": tier.value, "kind": "note",
-                    "labels": ["Memory"], "userId": uid, "projectId": None if tier is Tier.LONG_TERM else "p1",
-                    "sessionId": f"s{n // SESSION_LENGTH}" if tier is Tier.SESSION else None,
-                    "createdAt": (EPOCH + timedelta(minutes=n * 5)).isoformat(), "relevance": 1.0,
-                    "tokens": services.tokens.count(text), "summaryTokens": None, "attributes": None,
-                    "contentHash": memory_id, "embedding": vectors[text].tolist(),
-                    "sketch": sketches[text],
-                })
-                links += [{"memoryId": memory_id, "userId": uid, "type": kind.value, "name": name,
-                           "normName": normalise_name(name)} for kind, name in mentions[text]]
-            for start in range(0, len(rows), BATCH):
-                session.execute_write(create_memories, rows[start:start + BATCH])
-            for start in range(0, len(links), BATCH):
-                session.execute_write(lambda tx, chunk: tx.run(LINK_MENTIONS, rows=chunk).consume(), links[start:start + BATCH])
-            created += len(rows)
-            if i % 20 == 19:
-                progress(f"  store {size}: users {i + 1}/{USERS}, {created} memories added")
-    seconds = time.perf_counter() - started
-    return {"created": created, "seconds": round(seconds, 1),
-            "memories_per_second": round(created / seconds, 1) if created and seconds else None}
 
 
 def _measure(services: Services, questions: Sequence[str], queries: int, progress: Callable[[str], None]) -> dict[str, Any]:
@@ -200,8 +118,8 @@ def _measure(services: Services, questions: Sequence[str], queries: int, progres
 
 def _exactness(services: Services, questions: Sequence[str]) -> dict[str, Any]:
     owner = user_id(0)
-    records = services.driver.execute_query(USER_VECTORS, userId=owner, tiers=[t.value for t in Tier],
-                                            database_=services.database, routing_="r").records
+    with services.driver.session(database=services.database) as session:
+        records = session.execute_read(inspection.owner_vectors, owner, [t.value for t in Tier])
     ids = [r["id"] for r in records]
     created = [r["createdAt"] for r in records]
     matrix = np.array([r["embedding"] for r in records], dtype=np.float32)
@@ -219,8 +137,8 @@ def _exactness(services: Services, questions: Sequence[str]) -> dict[str, Any]:
         # And counting any memory as good as the 10th as a match.
         tenth = cosine_of[exact[-1]]
         tied.append(sum(1 for i in found[:10] if cosine_of[i] >= tenth - 1e-5) / 10)
-        naive.append(services.driver.execute_query(NAIVE, embedding=q.tolist(), userId=owner,
-                                                   database_=services.database, routing_="r").records[0]["found"])
+        with services.driver.session(database=services.database) as session:
+            naive.append(session.execute_read(inspection.owned_in_global_top_k, q.tolist(), owner, 10))
     return {"owner": owner, "owned": len(ids), "queries": len(questions),
             "overlap@10": round(sum(overlaps) / len(overlaps), 4), "min_overlap@10": round(min(overlaps), 4),
             "overlap@10_ties_as_matches": round(sum(tied) / len(tied), 4),

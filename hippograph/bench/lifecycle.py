@@ -28,6 +28,7 @@ from hippograph.bench.locomo import (
     methods,
     summarise,
 )
+from hippograph.graph import inspection
 from hippograph.memory.lifecycle.consolidation import consolidate
 from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.recall.profiles import Priority, RecallProfile
@@ -39,12 +40,6 @@ from hippograph.memory.services import Services
 
 PROJECT = "locomo"
 TRANSCRIPT_BUDGET = 1024
-
-STORED = """
-MATCH (m:Memory {userId: $userId})
-WHERE m.archived = false
-RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.tokens) AS tokens
-"""
 
 
 def play(services: Services, conversation: Conversation) -> dict[str, list[str]]:
@@ -59,13 +54,13 @@ def play(services: Services, conversation: Conversation) -> dict[str, list[str]]
         end_session(services, user, session_id, now=turns[-1].at)
         consolidate(services, user, now=turns[-1].at)
     with services.driver.session(database=services.database) as session:
-        rows = session.run(STORED, userId=user).data()
+        rows = session.execute_read(inspection.active_memories, user)
     return {r["id"]: list(json.loads(r["attributes"] or "{}").get("sourceRefs", [])) for r in rows}
 
 
 def stored_tokens(services: Services, user_id: str) -> int:
     with services.driver.session(database=services.database) as session:
-        return sum(int(r["tokens"] or 0) for r in session.run(STORED, userId=user_id).data())
+        return sum(int(r["tokens"] or 0) for r in session.execute_read(inspection.active_memories, user_id))
 
 
 def raw_tokens(services: Services, conversation: Conversation) -> int:

@@ -54,12 +54,16 @@ def migration_parameters(embedder: Embedder) -> dict[str, object]:
     return {"embedding_dimension": embedder.dimension}
 
 
+def open_embedder(settings: Settings) -> Embedder:
+    return Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
+                    sketch_basis=settings.sketch_basis)
+
+
 @contextmanager
 def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]:
     driver = connect(settings, verify=verify)
     try:
-        embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
-                            sketch_basis=settings.sketch_basis)
+        embedder = open_embedder(settings)
         audit = AuditLog(driver, settings.neo4j_database)
         access = AccessRecorder(driver, settings.neo4j_database)
         try:

@@ -68,3 +68,18 @@ def test_a_query_about_one_sentence_is_closer_to_the_passage_mean_than_to_the_wh
     whole = services.embedder.embed([text])[0]
     mean = services.embedder.embed_documents([text])[0]
     assert float(query @ mean) > float(query @ whole)
+
+
+def test_a_text_embedded_again_is_not_encoded_again_and_order_is_kept(services: Services) -> None:
+    from hippograph.memory.services import open_embedder
+
+    embedder = open_embedder(services.settings)  # its own, so the cache starts empty
+    first = embedder.embed_documents(["The deploy runs on Fridays.", "Use PostgreSQL 16"])
+    calls: list[int] = []
+    encode = embedder.embed
+    embedder.embed = lambda texts: calls.append(len(texts)) or encode(texts)  # type: ignore[method-assign]
+    again = embedder.embed_documents(["Use PostgreSQL 16", "A new fact.", "The deploy runs on Fridays.", "A new fact."])
+    assert calls == [1]  # only the new text, once
+    assert np.array_equal(again[0], first[1]) and np.array_equal(again[2], first[0])
+    assert np.array_equal(again[1], again[3])
+    assert np.allclose(again[1], encode(["A new fact."])[0], atol=1e-5)

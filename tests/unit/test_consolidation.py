@@ -1,7 +1,6 @@
 from datetime import datetime, timezone
 
 from hippograph.memory.lifecycle.consolidation import duplicate_pairs
-from hippograph.memory.lifecycle.transcript import merge_provenance
 
 T0 = datetime(2026, 3, 1, tzinfo=timezone.utc)
 
@@ -9,15 +8,6 @@ T0 = datetime(2026, 3, 1, tzinfo=timezone.utc)
 def row(id: str, tier: str, session: str | None, embedding: list[float], minute: int = 0) -> dict:
     return {"id": id, "tier": tier, "projectId": "p", "sessionId": session, "embedding": embedding,
             "createdAt": T0.replace(minute=minute)}
-
-
-def test_provenance_lists_are_united_in_order_and_other_values_are_the_survivors() -> None:
-    kept = {"session": "s1", "sourceRefs": ["D1:3"], "sourceTurns": ["a"]}
-    merged = {"session": "s2", "sourceRefs": ["D2:7", "D1:3"], "sourceTurns": ["b"], "speaker": "Ana"}
-    assert merge_provenance(kept, merged) == {
-        "session": "s1", "sourceRefs": ["D1:3", "D2:7"], "sourceTurns": ["a", "b"], "speaker": "Ana",
-    }
-    assert merge_provenance({}, merged) == merged
 
 
 def test_project_facts_from_different_sessions_are_duplicates_but_session_memories_are_not() -> None:

@@ -99,9 +99,9 @@ def assemble_context(
 
     candidates: dict[Section, list[Piece]] = {
         Section.SYSTEM_PROMPT: [Piece(system_prompt, count(system_prompt))] if system_prompt else [],
-        Section.GLOBAL_MEMORY: memories(_unique(global_rows)),
-        Section.PROJECT_MEMORY: memories(_unique(project_rows)),
-        Section.RETRIEVED_CONTEXT: memories(_unique([(c.id, c.content) for c in ranking])),
+        Section.GLOBAL_MEMORY: memories(unique_memories(global_rows)),
+        Section.PROJECT_MEMORY: memories(unique_memories(project_rows)),
+        Section.RETRIEVED_CONTEXT: memories(unique_memories([(c.id, c.content) for c in ranking])),
         Section.CONVERSATION_HISTORY: history,
         Section.TOOL_DEFINITIONS: [Piece(tool_definitions, count(tool_definitions))] if tool_definitions else [],
         Section.CURRENT_QUERY: [Piece(query, count(query))],
@@ -118,16 +118,17 @@ def assemble_context(
         filled = ContextSection(section, budgets[section])
         pieces = candidates[section]
         if section is Section.CONVERSATION_HISTORY:
-            filled.pieces = _newest_that_fit(pieces, budgets[section])
+            filled.pieces = newest_that_fit(pieces, budgets[section])
         elif section in (Section.SYSTEM_PROMPT, Section.TOOL_DEFINITIONS, Section.CURRENT_QUERY):
             filled.pieces = [_cut(services, p, budgets[section]) for p in pieces if budgets[section] > 0]
         else:
-            filled.pieces = _first_that_fit(pieces, budgets[section])
+            filled.pieces = first_that_fit(pieces, budgets[section])
         sections.append(filled)
     return AssembledContext(context_window, sections)
 
 
-def _unique(rows: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+def unique_memories(rows: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each memory once, where it first came (a standing rule is also a long-term memory the query fits)."""
     seen: set[str] = set()
     kept = []
     for memory_id, text in rows:
@@ -137,7 +138,8 @@ def _unique(rows: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     return kept
 
 
-def _first_that_fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
+def first_that_fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
+    """Memory sections, in rank order: a piece too large is passed over and a later, smaller one may still fit."""
     kept, used = [], 0
     for piece in pieces:
         if used + piece.tokens <= budget:
@@ -146,7 +148,9 @@ def _first_that_fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
     return kept
 
 
-def _newest_that_fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
+def newest_that_fit(pieces: Sequence[Piece], budget: int) -> list[Piece]:
+    """The conversation: the newest turns that fit, in order, and nothing older than the first that did not
+    (a history with a hole in it would read as something that was never said)."""
     kept, used = [], 0
     for piece in reversed(pieces):
         if used + piece.tokens > budget:

@@ -16,4 +16,8 @@ def compress_text(text: str, counter: TokenCounter, max_tokens: int) -> str:
         return first
     if counter.count(text) <= max_tokens:
         return text.strip()
-    return counter.truncate(first, max(1, max_tokens - 1)).rstrip() + "…"
+    head = counter.truncate(first, max_tokens - 1).rstrip()
+    # The mark may merge with the head into other tokens; when the two do not fit, the head alone is kept.
+    if head and counter.count(head + "…") <= max_tokens:
+        return head + "…"
+    return counter.truncate(first, max_tokens)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Callable, Sequence
 
@@ -65,6 +66,24 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
         log_config=log_config(), access_log=False, ws_max_size=MAX_BODY_BYTES,
     )
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
+    import anyio
+
+    from hippograph.mcp.server import serve_stdio
+    from hippograph.memory.keys import authenticate
+    from hippograph.memory.services import open_services
+
+    if not settings.api_key:
+        raise ConfigError("`hippograph mcp` acts as the owner of an API key: set HIPPOGRAPH_API_KEY (`hippograph keys create`)")
+    # stdout carries the protocol: everything said besides goes to stderr.
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    with open_services(settings) as services:
+        if authenticate(services.driver, services.database, settings.api_key) is None:
+            raise ConfigError("HIPPOGRAPH_API_KEY is not a valid key (revoked, or never issued)")
+        anyio.run(serve_stdio, services, settings.api_key)
     return 0
 
 
@@ -196,10 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hippograph", description="Memory service for AI assistants, on Neo4j.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="serve the GraphQL API with uvicorn")
+    serve = sub.add_parser("serve", help="serve the GraphQL API (/graphql) and the MCP tools (/mcp) with uvicorn")
     serve.add_argument("--host", help="bind address (default HIPPOGRAPH_HOST)")
     serve.add_argument("--port", type=int, help="port (default HIPPOGRAPH_PORT)")
     serve.set_defaults(run=cmd_serve)
+
+    mcp = sub.add_parser("mcp", help="serve the MCP tools over stdio, as the owner of HIPPOGRAPH_API_KEY")
+    mcp.set_defaults(run=cmd_mcp)
 
     neo4j = sub.add_parser("neo4j", help="the local Neo4j server (from Maven Central, no Docker)")
     neo4j.add_argument("action", choices=["start", "stop", "status"])

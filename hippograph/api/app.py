@@ -1,4 +1,4 @@
-"""The ASGI application: GraphQL at /graphql, health at /healthz and /readyz, metrics at /metrics."""
+"""The ASGI application: GraphQL at /graphql, MCP at /mcp, health at /healthz and /readyz, metrics at /metrics."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
+from hippograph.api.mcp import McpEndpoint, streamable_http
 from hippograph.api.metrics import Metrics, metrics_endpoint
 from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.api.periodic import consolidate_periodically
@@ -32,16 +33,18 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
         app.state.callers = CallerCache(settings.auth_cache_ms / 1000.0) if settings.auth_cache_ms > 0 else None
         if services is not None:
             app.state.services = services
-            async with watching(services) as app.state.sockets:
+            app.state.mcp = streamable_http(services, app.state.callers)
+            async with watching(services) as app.state.sockets, app.state.mcp.running():
                 yield
             return
         with open_services(settings) as opened:
             app.state.services = opened
+            app.state.mcp = streamable_http(opened, app.state.callers)
             task = None
             if settings.consolidate_every > 0:
                 task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))
             try:
-                async with watching(opened) as app.state.sockets:
+                async with watching(opened) as app.state.sockets, app.state.mcp.running():
                     yield
             finally:
                 if task is not None:
@@ -53,6 +56,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             # Every method reaches the endpoint, so that one it does not serve is refused with a code too.
             Route("/graphql", graphql),
             WebSocketRoute("/graphql", graphql),
+            Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),

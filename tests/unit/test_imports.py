@@ -1,4 +1,4 @@
-"""Imports run one way — api → schema → memory → graph — and no two modules import each other.
+"""Imports run one way — api → mcp → schema → memory → graph — and no two modules import each other.
 
 Parsed from the source (nothing is imported), so the rule holds for every module, used or not.
 """
@@ -12,7 +12,7 @@ import hippograph
 
 PACKAGE = Path(hippograph.__file__).parent
 # Lower layers first; a module outside them (config, embedding, cli…) sits beside the layers.
-LAYERS = ("graph", "memory", "schema", "api")
+LAYERS = ("graph", "memory", "schema", "mcp", "api")
 
 
 def module_name(path: Path) -> str:

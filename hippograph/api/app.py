@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Route, WebSocketRoute
 
 from hippograph.api.graphql import GraphQLEndpoint
@@ -61,6 +62,23 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),
         ],
-        middleware=[Middleware(RequestContext), Middleware(BodyLimit)],
+        middleware=[*_cors(settings), Middleware(RequestContext), Middleware(BodyLimit)],
         lifespan=lifespan,
     )
+
+
+def _cors(settings: Settings) -> list[Middleware]:
+    """Pages of the allowed origins may call the API: a preflight is answered before any endpoint sees it,
+    and every answer, a refusal included, carries the headers the page needs to read it. A key travels in
+    a header, never a cookie, so credentials are never allowed — with ``*`` least of all."""
+    origins = settings.allowed_origins
+    if not origins:
+        return []
+    return [Middleware(
+        CORSMiddleware, allow_origins=list(origins), allow_credentials=False,
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["authorization", "content-type", "x-api-key", "x-request-id", "mcp-protocol-version",
+                       "mcp-session-id", "last-event-id"],
+        expose_headers=["x-request-id", "retry-after", "www-authenticate", "mcp-session-id"],
+        max_age=600,
+    )]

@@ -40,6 +40,8 @@ def test_empty_variable_means_default() -> None:
         ({"HIPPOGRAPH_SESSION_CAPACITY": "0"}, "HIPPOGRAPH_SESSION_CAPACITY must be a positive"),
         ({"HIPPOGRAPH_SECRET_POLICY": "ignore"}, "HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject'"),
         ({"NEO4J_URI": "http://localhost:7474"}, "NEO4J_URI must start with bolt:// or neo4j://"),
+        ({"HIPPOGRAPH_CORS_ORIGINS": "*, https://app.example.com"}, "either `\\*` alone"),
+        ({"HIPPOGRAPH_CORS_ORIGINS": "https://app.example.com/path"}, "is not an origin"),
     ],
 )
 def test_bad_values_fail_with_a_sentence_naming_the_variable(env: dict[str, str], message: str) -> None:
@@ -51,3 +53,10 @@ def test_every_setting_is_documented_in_the_readme() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     missing = [env for env, _, _ in Settings.documented() if f"`{env}`" not in readme]
     assert missing == []
+
+
+def test_cors_origins_are_a_list_without_trailing_slashes() -> None:
+    settings = Settings.from_env({"HIPPOGRAPH_CORS_ORIGINS": " http://127.0.0.1:5173 , https://app.example.com/ "})
+    assert settings.allowed_origins == ("http://127.0.0.1:5173", "https://app.example.com")
+    assert Settings.from_env({}).allowed_origins == ()
+

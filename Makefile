@@ -23,6 +23,7 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*; touch $(STAMP)
 
 setup: $(STAMP)
+	$(HG) graphiql-assets
 
 run: setup
 	$(HG) neo4j start

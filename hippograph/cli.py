@@ -69,6 +69,19 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_graphiql_assets(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.api import graphiql
+
+    if not graphiql.missing():
+        return 0
+    try:
+        written = graphiql.fetch()
+    except graphiql.AssetsMissing as exc:
+        raise ConfigError(str(exc)) from None
+    print(f"GraphiQL: {len(written)} files from the npm registry into {graphiql.ASSETS}")
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
@@ -219,6 +232,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="bind address (default HIPPOGRAPH_HOST)")
     serve.add_argument("--port", type=int, help="port (default HIPPOGRAPH_PORT)")
     serve.set_defaults(run=cmd_serve)
+
+    assets = sub.add_parser("graphiql-assets", help="fetch GraphiQL's scripts and styles from the npm registry (once)")
+    assets.set_defaults(run=cmd_graphiql_assets)
 
     mcp = sub.add_parser("mcp", help="serve the MCP tools over stdio, as the owner of HIPPOGRAPH_API_KEY")
     mcp.set_defaults(run=cmd_mcp)

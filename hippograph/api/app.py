@@ -1,4 +1,4 @@
-"""The ASGI application: GraphQL at /graphql, MCP at /mcp, health at /healthz and /readyz, metrics at /metrics."""
+"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, health at /healthz and /readyz, metrics at /metrics."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
+from hippograph.api import graphiql
 from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
 from hippograph.api.mcp import McpEndpoint, streamable_http
@@ -58,6 +60,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             Route("/graphql", graphql),
             WebSocketRoute("/graphql", graphql),
             Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
+            Mount(graphiql.PREFIX, StaticFiles(directory=graphiql.ASSETS, check_dir=False)),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),

@@ -8,7 +8,7 @@ from typing import Any
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
@@ -17,7 +17,7 @@ from strawberry.http import GraphQLRequestData
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from strawberry.types import ExecutionResult
 
-from hippograph.api import request_body
+from hippograph.api import graphiql, request_body
 from hippograph.api.auth import identify, key_from_headers, key_from_params
 from hippograph.schema import schema
 from hippograph.schema.context import Context
@@ -41,6 +41,15 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             max_subscriptions_per_connection=MAX_SUBSCRIPTIONS_PER_CONNECTION,
         )
         self.timeout = timeout
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """GraphiQL, every file from this server (``hippograph.api.graphiql``), or how to get them."""
+        if absent := graphiql.missing():
+            return HTMLResponse(
+                "<!doctype html><title>GraphiQL</title><p>GraphiQL's files are not installed here "
+                f"({len(absent)} missing, e.g. {absent[0]}): run <code>make setup</code> or "
+                "<code>hippograph graphiql-assets</code>. The API itself works: POST to /graphql.</p>", status_code=503)
+        return HTMLResponse(graphiql.page())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

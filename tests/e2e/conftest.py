@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 
 import pytest
@@ -52,3 +53,27 @@ def bob(make_client) -> Client:
 @pytest.fixture(scope="module")
 def anonymous(api_server: Server) -> Client:
     return Client(api_server, None)
+
+
+# Without the background-networking flags Chromium keeps dialling out, and this machine's closed network refuses.
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium; .ci/run installs it): browser tests not run")
+    return found
+
+
+# Per module: Playwright's sync API runs an event loop of its own, which the anyio tests must not meet.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

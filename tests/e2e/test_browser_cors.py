@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-import shutil
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -18,16 +17,6 @@ from hippograph.memory.services import Services
 from api_client import Client, new_user
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-# Without the background-networking flags Chromium keeps dialling out, and this machine's closed network refuses.
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.skip("no Chromium on this machine (apt-get install chromium; .ci/run installs it): browser tests not run")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -49,17 +38,6 @@ def api(page_origin: int, services: Services, tmp_path_factory: pytest.TempPathF
     allowed = {"HIPPOGRAPH_CORS_ORIGINS": f"http://127.0.0.1:{page_origin}"}
     with running_server(tmp_path_factory.mktemp("browser") / "serve.log", allowed) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def recall_in_page(browser, url: str, secret: str, query: str):

@@ -197,12 +197,12 @@ def test_a_session_over_stdio_from_start_to_context_to_end(services: Services, u
             found = payload(await mcp.call_tool("recall", {"query": "when do we ship the web app", "priority": "critical"}))
             assert found["items"]
     run(work)
-    # Every write was the key's owner's, and is in the audit trail as theirs.
+    # Every read and write was the key's owner's, and is in the audit trail as theirs.
     services.audit.flush()
     with services.driver.session(database=services.database) as session:
         operations = {r["op"] for r in session.run(
             "MATCH (a:AuditEvent {userId: $u}) RETURN DISTINCT a.operation AS op", u=user[0])}
-    assert {"remember", "start_session", "append_turn", "end_session"} <= operations
+    assert {"remember", "recall", "start_session", "append_turn", "end_session"} <= operations
 
 
 def test_stdio_refuses_to_start_without_a_valid_key(tmp_path: Path) -> None:

@@ -237,3 +237,20 @@ def test_each_event_goes_to_the_python_logger_as_json(audit: AuditLog, caplog: p
         "id": event.id, "at": event.at.isoformat(), "userId": "gina", "operation": "recall",
         "ids": ["m1", "m2"], "detail": "query=cats",
     }]
+
+
+def test_a_recall_is_logged_with_what_it_returned_and_not_the_query(clean_db: Services) -> None:
+    from hippograph.graph.vocabulary import Tier
+    from hippograph.memory.recall.query import recall
+    from hippograph.memory.tiers import Scope
+    from hippograph.memory.writing.store import MemoryInput, remember
+
+    stored = remember(clean_db, Scope("alice", "p"), MemoryInput("The deploy runs on Fridays", Tier.PROJECT))
+    result = recall(clean_db, "when does the deploy run? password hunter2", Scope("alice", "p"), "critical")
+    assert [i.id for i in result.items] == [stored.id]
+    clean_db.audit.flush()
+    rows = clean_db.driver.execute_query(
+        "MATCH (e:AuditEvent {userId: 'alice', operation: 'recall'}) RETURN e.ids AS ids, e.detail AS detail",
+        database_=clean_db.database).records
+    assert [r["ids"] for r in rows] == [[stored.id]]
+    assert "hunter2" not in rows[0]["detail"] and "deploy" not in rows[0]["detail"]

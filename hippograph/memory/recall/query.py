@@ -156,8 +156,11 @@ def recall(
     if chosen.gates.rerank and cross_encoder is not None and ranked:
         ranked = _rerank(cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
-    if items and record_access:
-        (access or services.access).record(scope.user_id, [item.id for item in items], now)
+    if record_access:
+        if items:
+            (access or services.access).record(scope.user_id, [item.id for item in items], now)
+        # A read is logged as a write is: who asked and what came back; never the query, which may hold a secret.
+        services.audit.record(scope.user_id, "recall", [item.id for item in items], f"{chosen.name}: {len(items)} items")
     return RecallResult(
         items=items,
         totals=Totals(len(items), sum(item.tokens for item in items), budget),

@@ -1,4 +1,5 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, health at /healthz and /readyz, metrics at /metrics."""
+"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, the Neo4j
+Browser guide at /browser/guide, health at /healthz and /readyz, metrics at /metrics."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from hippograph.api import graphiql
+from hippograph.api.browser_guide import guide_endpoint, style_endpoint
 from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
 from hippograph.api.mcp import McpEndpoint, streamable_http
@@ -61,6 +63,8 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             WebSocketRoute("/graphql", graphql),
             Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
             Mount(graphiql.PREFIX, StaticFiles(directory=graphiql.ASSETS, check_dir=False)),
+            Route("/browser/guide", guide_endpoint, methods=["GET", "OPTIONS"]),
+            Route("/browser/style.grass", style_endpoint, methods=["GET", "OPTIONS"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
             Route("/metrics", metrics_endpoint),

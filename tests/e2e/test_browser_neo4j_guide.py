@@ -1,0 +1,69 @@
+"""The analysts' guide in the real Neo4j Browser, in headless Chromium: Browser plays the guide that
+``hippograph serve`` answers, loads its style, and draws a decision → error → fix chain from one click."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+
+from hippograph.bench.server import Server
+from hippograph.memory import keys
+from hippograph.memory.services import Services
+from api_client import Client, new_user
+
+# Where to keep the picture (docs/browser-chain.png is one); by default the test's own folder.
+SCREENSHOT_DIR = "HIPPOGRAPH_SCREENSHOT_DIR"
+
+
+def run_command(page, text: str) -> None:
+    page.locator(".monaco-editor").first.click()
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
+    browser, api_server: Server, services: Services, tmp_path: Path,
+) -> None:
+    settings = services.settings
+    user_id = new_user("analyst")
+    client = Client(api_server, keys.create_key(services.driver, services.database, user_id).secret, user_id)
+    decision = client.data('mutation { recordDecision(input: {decision: "Cache sessions in Redis", project: "web"}) '
+                           '{ ... on RecordSuccess { entity { id } } } }')["recordDecision"]["entity"]["id"]
+    client.data('mutation { recordError(input: {error: "Redis evicts sessions under load", fix: "Set maxmemory-policy '
+                f'noeviction", causedBy: "{decision}", project: "web"}}) {{ __typename }} }}')
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"http://127.0.0.1:{settings.neo4j_http_port}/browser/")
+    page.fill("[data-testid=boltaddress]", f"127.0.0.1:{settings.neo4j_bolt_port}")
+    page.fill("[data-testid=username]", settings.neo4j_user)
+    page.fill("[data-testid=password]", settings.neo4j_password)
+    page.click("[data-testid=connect]")
+    page.wait_for_selector("text=Connected to Neo4j", timeout=60_000)
+
+    run_command(page, f":play {api_server.base}/browser/guide")
+    guide = page.locator("[data-testid=frame]", has_text=f":play {api_server.base}/browser/guide").first
+    guide.locator("h3", has_text="hippograph for analysts").wait_for(timeout=30_000)
+    assert guide.locator("li[aria-label]").count() == 7  # the setup slide and the six queries
+    guide.locator("pre.runnable", has_text=":style").click()  # a click puts the block in the editor
+    page.click("[data-testid=editor-Run]")
+    page.locator("pre", has_text="diameter: 55px").first.wait_for(timeout=30_000)
+    run_command(page, f":param user => '{user_id}'")
+    run_command(page, ":param project => 'web'")
+
+    guide.locator("li[aria-label='2']").click()
+    guide.locator("pre.runnable", has_text="SOLVED_BY").click()
+    page.click("[data-testid=editor-Run]")
+    nodes = page.locator("svg g.node")
+    nodes.nth(2).wait_for(timeout=30_000)
+    assert nodes.count() == 3
+    captions = " ".join(page.locator("svg g.node text").all_text_contents())
+    for name in ("Cache", "evicts", "maxme"):  # captions are cut to fit the circle
+        assert name in captions, captions
+    # Each entity type has its own colour, from the style the guide loaded.
+    fills = {page.locator("svg g.node circle.b-outline").nth(i).get_attribute("fill") for i in range(3)}
+    assert {"#57C7E3", "#F16667"} <= {f.upper() for f in fills if f}, fills
+    folder = Path(os.environ.get(SCREENSHOT_DIR) or tmp_path)
+    page.locator("[data-testid=frame]", has_text="Displaying 3 nodes").first.screenshot(path=str(folder / "browser-chain.png"))
+    page.close()

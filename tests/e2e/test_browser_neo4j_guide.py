@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-
-
 from hippograph.bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services

@@ -1,14 +1,12 @@
 """``/mcp``: the MCP server over streamable HTTP, behind the same API keys as ``/graphql``.
 
 A request without a good key is refused here, before the MCP session sees it: 401
-with a Bearer challenge, or 503 while Neo4j cannot check the key. The tools then
-find the caller again from the same headers (``hippograph.mcp.tools``), through the
-app's key cache.
+with a Bearer challenge, or 503 while Neo4j cannot check the key. The key's owner
+goes along in the request's state, where the tools find it (``hippograph.mcp.tools``):
+one key lookup a request.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
@@ -16,15 +14,15 @@ from starlette.types import Receive, Scope, Send
 from hippograph.api.auth import identify, key_from_headers
 from hippograph.api.graphql import RETRY_AFTER, coded_error
 from hippograph.mcp.server import StreamableHttp
-from hippograph.memory.keys import Caller, CallerCache
+from hippograph.memory.keys import Caller
 from hippograph.memory.services import Services
 from hippograph.schema.errors import ErrorCode
 
 
-def streamable_http(services: Services, cache: CallerCache | None) -> StreamableHttp:
-    async def caller_of(headers: Mapping[str, str] | None) -> Caller | None:
-        caller, _ = await identify(services, key_from_headers(headers or {}), cache)
-        return caller
+def streamable_http(services: Services) -> StreamableHttp:
+    async def caller_of(request: Request | None) -> Caller | None:
+        # The endpoint checked the key on the way in and left its owner with the request.
+        return getattr(request.state, "caller", None) if request is not None else None
 
     return StreamableHttp(services, caller_of)
 
@@ -43,6 +41,7 @@ class McpEndpoint:
             response = coded_error(ErrorCode.UNAUTHENTICATED, "an API key is required: Authorization: Bearer <key>", 401)
             response.headers["www-authenticate"] = 'Bearer realm="hippograph"'
         else:
+            request.state.caller = caller
             await state.mcp(scope, receive, send)
             return
         await response(scope, receive, send)

@@ -3,12 +3,12 @@ streamable HTTP for ``hippograph serve`` to answer at ``/mcp``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from hippograph import __version__
@@ -34,7 +34,7 @@ def build(services: Services, caller_of: CallerOf) -> MCPServer:
 async def serve_stdio(services: Services, key: str) -> None:
     """Serve on stdin/stdout as the owner of ``key``, checked on every call (a revoked key stops working)."""
 
-    async def caller_of(_: Mapping[str, str] | None) -> Caller | None:
+    async def caller_of(_: Request | None) -> Caller | None:
         return await run_in_threadpool(authenticate, services.driver, services.database, key)
 
     await build(services, caller_of).run_stdio_async()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import logging
 import time
+from enum import Enum
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Literal
 
@@ -20,30 +21,35 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 
 from hippograph.graph.vocabulary import EdgeType, Tier
 from hippograph.memory.browse import MAX_TRACE_DEPTH, chains as read_chains, trace as read_trace
-from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.keys import Caller
 from hippograph.memory.lifecycle.context_window import assemble_context
 from hippograph.memory.lifecycle.sessions import end_session as end_session_rule, start_session as start_session_rule
 from hippograph.memory.lifecycle.transcript import append_turn as append_turn_rule
 from hippograph.memory.lifecycle.window_budget import MAX_WINDOW, MIN_WINDOW
-from hippograph.memory.recall.profiles import RECALL_BUDGETS, Priority
+from hippograph.memory.recall.profiles import PROFILES, RECALL_BUDGETS, Priority
 from hippograph.memory.recall.query import recall as recall_rule
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import forget as forget_rules, knowledge
-from hippograph.memory.writing.entities import clean_name
-from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, remember as remember_rule
+from hippograph.memory.writing.store import KIND_LABELS, MAX_CONTENT_CHARS, MemoryInput, remember as remember_rule
 from hippograph.schema.errors import BadInput, ErrorCode, LimitExceeded, Unauthenticated, code_of
-from hippograph.schema.limits import MAX_CHAINS, MAX_QUERY, MAX_SHORT_TEXT, MAX_TEXT, MAX_TRACE_PATHS, ident, optional_text, text
+from hippograph.schema.limits import (
+    MAX_CHAINS, MAX_QUERY, MAX_SHORT_TEXT, MAX_TEXT, MAX_TRACE_PATHS, caller_scope, entity_name, ident, optional_ident,
+    optional_text, text,
+)
 
 log = logging.getLogger("hippograph.mcp")
 
-# Who is calling, from the transport's request headers (None over stdio): the caller, or None for no good key.
-CallerOf = Callable[[Mapping[str, str] | None], Awaitable[Caller | None]]
+# Who is calling, given the transport's HTTP request (None over stdio): the caller, or None for no good key.
+CallerOf = Callable[[Request | None], Awaitable[Caller | None]]
 
+# The kinds and recipes the rules know, as the GraphQL enums take them (``schema/types/common.py``).
+MemoryKind = Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}, type=str)
+ProfileName = Enum("ProfileName", {name.upper(): name for name in PROFILES}, type=str)
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
 
@@ -55,17 +61,8 @@ READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 ERASES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
 
 
-def _scope(user_id: str, project: str | None, session: str | None) -> Scope:
-    return Scope(user_id, ident(project, "project") if project is not None else None,
-                 ident(session, "session") if session is not None else None)
-
-
 def _name(value: str, field: str) -> str:
-    checked = text(value, field, MAX_SHORT_TEXT)
-    try:
-        return clean_name(checked)
-    except InvalidInput as exc:  # say which argument
-        raise BadInput(f"{field}: {exc}", field=field) from None
+    return entity_name(text(value, field, MAX_SHORT_TEXT), field)
 
 
 def _plain(value: Any) -> Any:
@@ -110,7 +107,7 @@ class MemoryTools:
         started = time.perf_counter()
         caller: Caller | None = None
         try:
-            caller = await self._caller_of(ctx.headers)
+            caller = await self._caller_of(ctx.request_context.request)
             if caller is None:
                 raise Unauthenticated("this tool needs a valid API key (HIPPOGRAPH_API_KEY, or Authorization: Bearer)")
             result = await run_in_threadpool(work, caller.user_id)
@@ -139,17 +136,17 @@ class MemoryTools:
             "(needs project). LONG_TERM: what holds for the user everywhere."))] = Tier.PROJECT,
         project: ProjectId = None,
         session: SessionId = None,
-        kind: Annotated[Literal["note", "fact", "rule", "decision", "error", "pattern", "preference"],
-                        Field(description="What the memory is; a decision, error or pattern also becomes an entity.")] = "note",
+        kind: Annotated[MemoryKind, Field(
+            description="What the memory is; a decision, error or pattern also becomes an entity.")] = MemoryKind.NOTE,
         summary: Annotated[str | None, Field(description="A shorter form, shown when the budget is tight.")] = None,
     ) -> dict[str, Any]:
         """Store a memory. Secrets in it are redacted before it is stored; storing the same text again
         returns the memory already there (duplicateOf). Answers the memory id, whether it was created,
         what was redacted, and what compression removed to make room."""
         def work(user_id: str) -> dict[str, Any]:
-            item = MemoryInput(content=text(content, "content", MAX_CONTENT_CHARS), tier=tier, kind=kind,
+            item = MemoryInput(content=text(content, "content", MAX_CONTENT_CHARS), tier=tier, kind=kind.value,
                                summary=optional_text(summary, "summary", MAX_CONTENT_CHARS))
-            stored = remember_rule(self._services, _scope(user_id, project, session), item)
+            stored = remember_rule(self._services, caller_scope(user_id, project, session), item)
             plan = stored.compression
             return {"memoryId": stored.id, "tier": stored.tier.value, "tokens": stored.tokens, "created": stored.created,
                     "duplicateOf": stored.duplicate_of, "redacted": stored.redacted,
@@ -171,7 +168,7 @@ class MemoryTools:
         previous one. Answers the memory and entity ids and the decisions closed."""
         def work(user_id: str) -> dict[str, Any]:
             return _recorded(knowledge.record_decision(
-                self._services, _scope(user_id, project, session), _name(decision, "decision"),
+                self._services, caller_scope(user_id, project, session), _name(decision, "decision"),
                 reason=optional_text(reason, "reason", MAX_SHORT_TEXT),
                 conflicts_with=[ident(i, "conflicts_with") for i in conflicts_with or []], tier=tier))
         return await self._run(ctx, "record_decision", work)
@@ -189,9 +186,9 @@ class MemoryTools:
         chain that chains and trace read back."""
         def work(user_id: str) -> dict[str, Any]:
             return _recorded(knowledge.record_error(
-                self._services, _scope(user_id, project, session), _name(error, "error"),
+                self._services, caller_scope(user_id, project, session), _name(error, "error"),
                 fix=_name(fix, "fix") if fix is not None else None,
-                caused_by=ident(caused_by, "caused_by") if caused_by is not None else None, tier=tier))
+                caused_by=optional_ident(caused_by, "caused_by"), tier=tier))
         return await self._run(ctx, "record_error", work)
 
     async def record_pattern(
@@ -205,7 +202,7 @@ class MemoryTools:
         long-term memory is full."""
         def work(user_id: str) -> dict[str, Any]:
             return _recorded(knowledge.record_pattern(
-                self._services, _scope(user_id, project, None), _name(pattern, "pattern"), count=count, tier=tier))
+                self._services, caller_scope(user_id, project, None), _name(pattern, "pattern"), count=count, tier=tier))
         return await self._run(ctx, "record_pattern", work)
 
     async def set_preference(
@@ -238,18 +235,14 @@ class MemoryTools:
             (what, value), = given.items()
             target = ident(value, what)
             services = self._services
-            if what == "memory":
-                gone = forget_rules.forget_memory(services, user_id, target)
-            elif what == "entity":
-                gone = forget_rules.forget_entity(services, user_id, target)
-            else:
-                erase = forget_rules.forget_session if what == "session" else forget_rules.forget_project
-                scoped = erase(services, user_id, target, by="mcp")
-                return {"forgotten": what, "id": target, "memories": scoped.memories, "entities": scoped.entities,
-                        "turns": scoped.turns, "sessions": scoped.sessions}
-            if not gone.memories and not gone.entities:
-                raise NotFound(f"{what} {target} not found")
-            return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities)}
+            if what in ("memory", "entity"):
+                erase_one = forget_rules.forget_memory if what == "memory" else forget_rules.forget_entity
+                gone = erase_one(services, user_id, target)  # NotFound unless it is the caller's
+                return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities)}
+            erase = forget_rules.forget_session if what == "session" else forget_rules.forget_project
+            scoped = erase(services, user_id, target, by="mcp")
+            return {"forgotten": what, "id": target, "memories": scoped.memories, "entities": scoped.entities,
+                    "turns": scoped.turns, "sessions": scoped.sessions}
         return await self._run(ctx, "forget", work)
 
     # ------------------------------------------------------------------ reading
@@ -261,15 +254,15 @@ class MemoryTools:
         project: ProjectId = None,
         session: SessionId = None,
         tiers: Annotated[list[Tier] | None, Field(description="Only these tiers (default all).", max_length=3)] = None,
-        profile: Annotated[Literal["hybrid", "izanagi", "hanzo"], Field(
-            description="Ranking recipe; hybrid (vector, keyword, relation) unless you know better.")] = "hybrid",
+        profile: Annotated[ProfileName, Field(
+            description="Ranking recipe; hybrid (vector, keyword, relation) unless you know better.")] = ProfileName.HYBRID,
     ) -> dict[str, Any]:
         """Recall the memories that best answer a query, ranked and within the priority's budget. Each
         item has its score and the score's parts (vector, keyword, recency, relation), its tier, and
         whether its full text or its summary is shown."""
         def work(user_id: str) -> dict[str, Any]:
-            result = recall_rule(self._services, text(query, "query", MAX_QUERY), _scope(user_id, project, session),
-                                 priority, profile, tiers)
+            result = recall_rule(self._services, text(query, "query", MAX_QUERY), caller_scope(user_id, project, session),
+                                 priority, profile.value, tiers)
             return {
                 "items": [{"id": i.id, "content": i.content, "tier": i.tier.value, "mode": i.mode.value,
                            "score": i.score, "tokens": i.tokens,
@@ -306,8 +299,7 @@ class MemoryTools:
         """The decision → error → fix chains of a project (or of all the user's knowledge): which decision
         caused which error, and what fixed it."""
         def work(user_id: str) -> dict[str, Any]:
-            return {"chains": _plain(read_chains(self._services, user_id, ident(project, "project") if project else None,
-                                                 first))}
+            return {"chains": _plain(read_chains(self._services, user_id, optional_ident(project, "project"), first))}
         return await self._run(ctx, "chains", work)
 
     # ------------------------------------------------------------------ the session
@@ -319,7 +311,7 @@ class MemoryTools:
     ) -> dict[str, Any]:
         """Start a session: its transcript (append_turn) and its SESSION-tier memories belong to it."""
         def work(user_id: str) -> dict[str, Any]:
-            row = start_session_rule(self._services, _scope(user_id, project, session))
+            row = start_session_rule(self._services, caller_scope(user_id, project, session))
             return {"session": row.get("id"), "project": row.get("projectId"), "status": row.get("status")}
         return await self._run(ctx, "start_session", work)
 
@@ -334,7 +326,7 @@ class MemoryTools:
         """Append a turn to the session's transcript. Past 75 % of its budget the oldest turns are
         summarised and their facts kept as project memory."""
         def work(user_id: str) -> dict[str, Any]:
-            appended = append_turn_rule(self._services, _scope(user_id, project, session), text(role, "role", 64),
+            appended = append_turn_rule(self._services, caller_scope(user_id, project, session), text(role, "role", 64),
                                         text(content, "content", MAX_TEXT), ref=optional_text(ref, "ref", 128))
             return {"turnId": appended.turn_id, "position": appended.position,
                     "transcriptTokens": appended.transcript_tokens, "redacted": appended.redacted,
@@ -368,7 +360,7 @@ class MemoryTools:
             if context_window > MAX_WINDOW:
                 raise LimitExceeded(f"context_window is at most {MAX_WINDOW} tokens", field="context_window")
             assembled = assemble_context(
-                self._services, _scope(user_id, project, session), text(query, "query", MAX_QUERY), context_window,
+                self._services, caller_scope(user_id, project, session), text(query, "query", MAX_QUERY), context_window,
                 system_prompt=optional_text(system_prompt, "system_prompt", MAX_TEXT) or "",
                 tool_definitions=optional_text(tool_definitions, "tool_definitions", MAX_TEXT) or "",
             )

@@ -16,6 +16,9 @@ from datetime import datetime, timedelta, timezone
 from enum import Enum
 from typing import Any, TypeVar
 
+from hippograph.memory.errors import InvalidInput
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.entities import clean_name
 from hippograph.schema.errors import BadInput, LimitExceeded
 
 MAX_DEPTH = 10
@@ -90,6 +93,23 @@ def ident(value: str, field: str) -> str:
     if not value or len(value) > MAX_ID:
         raise BadInput(f"{field} must be an id of 1 to {MAX_ID} characters", field=field)
     return value
+
+
+def optional_ident(value: str | None, field: str) -> str | None:
+    return None if value is None else ident(value, field)
+
+
+def caller_scope(user_id: str, project: str | None, session: str | None) -> Scope:
+    """The caller's scope: the user from the key, never from the request; project and session as named."""
+    return Scope(user_id, optional_ident(project, "project"), optional_ident(session, "session"))
+
+
+def entity_name(value: str, field: str) -> str:
+    """An entity's name, cleaned as it is stored; a refusal names the field."""
+    try:
+        return clean_name(value)
+    except InvalidInput as exc:
+        raise BadInput(f"{field}: {exc}", field=field) from None
 
 
 def page_size(first: int, field: str = "first") -> int:

@@ -22,6 +22,7 @@ from hippograph.schema.limits import (
     bounded_list,
     enum_values,
     ident,
+    optional_ident,
     optional_text,
     page_size,
 )
@@ -29,10 +30,6 @@ from hippograph.schema.pagination import PageInfo, decode_cursor, encode_cursor
 from hippograph.schema.types.browse import Chain, EntityConnection, MemoryConnection, MemoryFilter, Path, TierUsage
 from hippograph.schema.types.common import Direction, EdgeType, EntityType
 from hippograph.schema.types.nodes import Edge, Entity, Memory
-
-
-def _optional_id(value: strawberry.ID | None, field: str) -> str | None:
-    return ident(value, field) if value is not None else None
 
 
 @checked
@@ -53,8 +50,8 @@ async def memories(
         raise BadInput("after is not a cursor this field returned", field="after")
     stored = browse.MemoryFilter(
         tiers=enum_values(bounded_list(where.tiers, "filter.tiers")),
-        project_id=_optional_id(where.project, "filter.project"),
-        session_id=_optional_id(where.session, "filter.session"),
+        project_id=optional_ident(where.project, "filter.project"),
+        session_id=optional_ident(where.session, "filter.session"),
         kinds=[k.value for k in enum_values(bounded_list(where.kinds, "filter.kinds")) or []] or None,
         include_archived=where.include_archived,
         include_closed=where.include_closed,
@@ -95,7 +92,7 @@ async def entities(
     keyset = decode_cursor(after, "e", (str, str))
     page = await run_in_threadpool(
         browse.entities_page, info.context.services, info.context.user_id, page_size(first), type,
-        optional_text(search, "search", MAX_SHORT_TEXT), _optional_id(project, "project"), keyset,
+        optional_text(search, "search", MAX_SHORT_TEXT), optional_ident(project, "project"), keyset,
     )
     loaders = info.context.loaders
     for row in page.rows:
@@ -141,7 +138,7 @@ async def chains(info: Info, project: strawberry.ID | None = None, first: int = 
     if first > MAX_CHAINS:
         raise LimitExceeded(f"first is at most {MAX_CHAINS}, got {first}", field="first")
     rows = await run_in_threadpool(
-        browse.chains, info.context.services, info.context.user_id, _optional_id(project, "project"), page_size(first),
+        browse.chains, info.context.services, info.context.user_id, optional_ident(project, "project"), page_size(first),
     )
     return [
         Chain(
@@ -157,7 +154,7 @@ async def chains(info: Info, project: strawberry.ID | None = None, first: int = 
 async def tier_usage(
     info: Info, project: strawberry.ID | None = None, session: strawberry.ID | None = None
 ) -> list[TierUsage]:
-    scope = Scope(info.context.user_id, _optional_id(project, "project"), _optional_id(session, "session"))
+    scope = Scope(info.context.user_id, optional_ident(project, "project"), optional_ident(session, "session"))
     usage = await run_in_threadpool(browse.tier_usage, info.context.services, scope)
     for item in usage:
         info.context.metrics.tier_usage(item.tier.value, item.fill)

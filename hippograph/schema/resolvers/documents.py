@@ -13,7 +13,7 @@ from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput
 from hippograph.schema.events import Event
 from hippograph.schema.guards import checked, mutation
-from hippograph.schema.limits import ident
+from hippograph.schema.limits import ident, optional_ident
 from hippograph.schema.types.documents import (
     DocumentExported,
     DocumentImported,
@@ -24,10 +24,6 @@ from hippograph.schema.types.documents import (
     ImportDocumentPayload,
 )
 from hippograph.schema.types.user_profile import Profile, Project
-
-
-def _optional(value: strawberry.ID | None, field: str) -> str | None:
-    return ident(value, field) if value is not None else None
 
 
 @checked
@@ -45,7 +41,7 @@ async def profile(info: Info) -> Profile:
 async def import_document(info: Info, input: ImportDocumentInput) -> ImportDocumentPayload:
     if not isinstance(input.document, dict):
         raise BadInput("document must be a JSON object", field="document")
-    project_id, session_id = _optional(input.project, "project"), _optional(input.session, "session")
+    project_id, session_id = optional_ident(input.project, "project"), optional_ident(input.session, "session")
     imported = await run_in_threadpool(
         import_stored, info.context.services, StoredKind(input.kind.value), input.document, info.context.user_id,
         project_id=project_id, session_id=session_id,
@@ -67,6 +63,6 @@ async def import_document(info: Info, input: ImportDocumentInput) -> ImportDocum
 async def export_document(info: Info, input: ExportDocumentInput) -> ExportDocumentPayload:
     document = await run_in_threadpool(
         export_stored, info.context.services, StoredKind(input.kind.value), info.context.user_id,
-        project_id=_optional(input.project, "project"), session_id=_optional(input.session, "session"),
+        project_id=optional_ident(input.project, "project"), session_id=optional_ident(input.session, "session"),
     )
     return DocumentExported(kind=input.kind, document=document)

@@ -12,8 +12,8 @@ from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.events import Event
 from hippograph.schema.guards import mutation
-from hippograph.schema.limits import MAX_SHORT_TEXT, bounded_list, ident, optional_text, positive, text
-from hippograph.schema.resolvers.memories import entity_name, load_memory, scope_of
+from hippograph.schema.limits import MAX_SHORT_TEXT, bounded_list, entity_name, ident, optional_text, positive, text
+from hippograph.schema.resolvers.memories import load_memory, scope_of
 from hippograph.schema.types.knowledge import (
     LinkInput,
     LinkPayload,

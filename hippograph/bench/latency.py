@@ -26,7 +26,6 @@ import numpy as np
 
 from hippograph.bench import metrics
 from hippograph.bench.locomo import VECTOR, load
-from hippograph.config import PROJECT_ROOT
 from hippograph.bench.store import EPOCH, USERS, grow, owned, user_id
 from hippograph.graph import inspection
 from hippograph.graph import recall as recall_cypher
@@ -36,7 +35,6 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
 
-DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "locomo-dev.json"
 NOW = EPOCH + timedelta(days=366)
 WARM_UP = 20
 # Questions the exactness check asks of lat-u0 (recall against an exact numpy scan).

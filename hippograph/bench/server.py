@@ -53,17 +53,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(log: Path, env: Mapping[str, str] | None = None) -> Iterator[Server]:
-    """``hippograph serve`` (the command beside this interpreter), with ``env`` added to this
-    process's environment, for as long as the block runs."""
-    executable = Path(sys.executable).with_name("hippograph")
+def running_server(log: Path, env: Mapping[str, str] | None = None, executable: Path | None = None,
+                   cwd: Path | None = None) -> Iterator[Server]:
+    """``hippograph serve`` (by default the command beside this interpreter), with ``env`` added to
+    this process's environment, for as long as the block runs."""
+    executable = executable or Path(sys.executable).with_name("hippograph")
     if not executable.exists():
         raise FileNotFoundError(f"no `hippograph` command beside {sys.executable}")
     port = free_port()
     started = time.monotonic()
     with log.open("w") as out:
         process = subprocess.Popen([str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                   stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+                                   stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}, cwd=cwd)
     server = Server(f"http://127.0.0.1:{port}", log, process)
     try:
         reason = "no answer"

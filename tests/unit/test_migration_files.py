@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.config import PROJECT_ROOT
+from hippograph.config import RESOURCES
 from hippograph.graph.migrations import Migration, MigrationError, discover, split_statements
 
 
@@ -30,7 +30,7 @@ def test_unterminated_block_comment_is_an_error() -> None:
 
 
 def test_project_migrations_are_discovered_in_order() -> None:
-    found = discover(PROJECT_ROOT / "migrations")
+    found = discover(RESOURCES / "migrations")
     assert [m.version for m in found][:2] == ["0001", "0002"]
     assert found[0].description == "constraints"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 
 from hippograph import local_neo4j
@@ -27,6 +28,12 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
         local_neo4j.start(settings)
     elif args.action == "stop":
         local_neo4j.stop(settings)
+    elif args.action == "dump":
+        local_neo4j.dump(settings, Path(args.folder) if args.folder else None)
+    elif args.action == "load":
+        if not args.folder:
+            raise ConfigError("`hippograph neo4j load FOLDER`: the folder a dump was written to")
+        local_neo4j.load(settings, Path(args.folder))
     else:
         current = local_neo4j.status(settings)
         print(current.describe())
@@ -35,15 +42,22 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
-    from hippograph.graph import migrations
+    from hippograph.graph import database_info, migrations
     from hippograph.memory.writing.reembed import sketch_missing
     from hippograph.memory.services import migration_parameters, open_services
 
     with open_services(settings) as services:
+        if reason := database_info.unsupported_server(services.driver, services.database):
+            raise MigrationError(reason)
         applied = migrations.migrate(
             services.driver, services.database, settings.migrations_dir, migration_parameters(services.embedder)
         )
         services.embedder.check_dimension(_index_dimension(services))
+        if missing := database_info.missing_vector_filters(services.driver, services.database):
+            raise MigrationError(
+                f"the vector index memory_embedding does not hold {', '.join(missing)}, which recall filters on "
+                "inside the index; drop it (DROP INDEX memory_embedding) and create it again as "
+                "migrations/V0006__tenant_filtered_vectors.cypher does")
         sketched = sketch_missing(services)
     print(f"{len(applied)} migration(s) applied" if applied else "schema is up to date, nothing to apply")
     if sketched:
@@ -240,7 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(run=cmd_mcp)
 
     neo4j = sub.add_parser("neo4j", help="the local Neo4j server (from Maven Central, no Docker)")
-    neo4j.add_argument("action", choices=["start", "stop", "status"])
+    neo4j.add_argument("action", choices=["start", "stop", "status", "dump", "load"],
+                       help="dump/load: back up or restore every database of the stopped server (neo4j-admin)")
+    neo4j.add_argument("folder", nargs="?", help="dump: where to (default <state>/neo4j/dumps/<time>); load: where from")
     neo4j.set_defaults(run=cmd_neo4j)
 
     migrate = sub.add_parser("migrate", help="apply pending migrations from migrations/")

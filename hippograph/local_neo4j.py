@@ -2,14 +2,20 @@
 
 Neo4j Community and Neo4j Browser come from Maven Central (``docker/pom.xml``):
 Maven copies the jars once into ``<state>/neo4j/lib`` and the server runs as
-``java -cp 'lib/*' org.neo4j.server.CommunityEntryPoint`` — the same code the
-Neo4j tarball runs — with a config written from ``docker/neo4j.conf``.
+``java -cp 'lib/*' org.neo4j.server.Neo4jCommunity`` — the same code the
+Neo4j tarball runs — on a Java 21+ (``hippograph.local_java``), with a config
+written from ``docker/neo4j.conf``.
+
+Opening a store written by an older Neo4j upgrades it in place, and there is no way
+back; so before the first start of a new version on an existing store, the store is
+dumped (``neo4j-admin database dump``, from the same jars) beside it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -20,11 +26,14 @@ from pathlib import Path
 from string import Template
 
 from hippograph.config import RESOURCES, Settings
+from hippograph.local_java import Java, JavaNotFound, find_java
 
 POM = RESOURCES / "neo4j" / "pom.xml"
 CONF_TEMPLATE = RESOURCES / "neo4j" / "neo4j.conf"
-ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+ENTRY_POINT = "org.neo4j.server.Neo4jCommunity"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+# Every store hippograph made before it recorded the version was made by this one.
+UNRECORDED_VERSION = "5.26"
 JVM_OPTIONS = [
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
@@ -35,7 +44,11 @@ JVM_OPTIONS = [
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "--enable-native-access=ALL-UNNAMED",
+    # Neo4j computes vector similarities with the incubating Vector API when it can read it.
+    "--add-modules=jdk.incubator.vector",
 ]
+# Java 23 and later warn on every use of sun.misc.Unsafe's memory access, which Neo4j's page cache makes.
+UNSAFE_MEMORY_ACCESS = (23, "--sun-misc-unsafe-memory-access=allow")
 
 
 class LocalNeo4jError(RuntimeError):
@@ -73,6 +86,15 @@ class Layout:
     @property
     def lib_stamp(self) -> Path:
         return self.lib / ".pom-sha256"
+
+    @property
+    def store_version(self) -> Path:
+        """The Neo4j version that last opened the store in ``data``."""
+        return self.home / "store-version"
+
+    @property
+    def dumps(self) -> Path:
+        return self.home / "dumps"
 
 
 @dataclass(frozen=True)
@@ -115,20 +137,27 @@ def start(settings: Settings, timeout: float = 180.0, log=print) -> Status:
             raise LocalNeo4jError(
                 f"port {port} on 127.0.0.1 is already in use by another process; stop that process or choose another port with {env}"
             )
-    java = shutil.which("java")
-    if java is None:
-        raise LocalNeo4jError("java was not found on PATH; Neo4j 5.26 needs Java 17 or 21")
     lay = layout(settings)
+    stored = (lay.data / "databases").exists()
+    if stored and _numbers(_store_version(lay)) > _numbers(neo4j_version()):
+        raise LocalNeo4jError(
+            f"the store under {lay.data} was written by Neo4j {_store_version(lay)}, newer than the {neo4j_version()} "
+            "this hippograph runs, which cannot open it: use the hippograph that wrote it, or load a dump made "
+            "before it was upgraded (`hippograph neo4j load FOLDER`)")
+    java = _java()
+    log(f"Neo4j {neo4j_version()} on {java.describe()}")
     resolve_jars(lay, log=log)
     write_config(settings, lay)
     env = _server_env(lay)
-    if not (lay.data / "dbms" / "auth.ini").exists() and not (lay.data / "databases").exists():
+    if not stored and not (lay.data / "dbms" / "auth.ini").exists():
         _set_initial_password(java, lay, env, settings.neo4j_password)
+    if stored and _store_version(lay) != neo4j_version():
+        dump_before_upgrade(java, lay, env, log=log)
     lay.logs.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with open(lay.console_log, "ab") as out:
         proc = subprocess.Popen(
-            [java, f"-Xms{settings.neo4j_heap}", f"-Xmx{settings.neo4j_heap}", *JVM_OPTIONS,
+            [str(java.executable), f"-Xms{settings.neo4j_heap}", f"-Xmx{settings.neo4j_heap}", *jvm_options(java),
              "-cp", f"{lay.lib}/*", ENTRY_POINT, f"--home-dir={lay.home}", f"--config-dir={lay.conf}"],
             cwd=lay.home, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
@@ -139,6 +168,7 @@ def start(settings: Settings, timeout: float = 180.0, log=print) -> Status:
             lay.pid_file.unlink(missing_ok=True)
             raise LocalNeo4jError(f"Neo4j exited with code {proc.returncode} while starting; last lines of {lay.console_log}:\n{_tail(lay.console_log)}")
         if _bolt_answers(settings.neo4j_bolt_port) and _http_answers(settings.neo4j_http_port):
+            lay.store_version.write_text(neo4j_version())
             current = status(settings)
             log(f"{current.describe()} — started in {time.monotonic() - started:.1f}s")
             return current
@@ -169,9 +199,93 @@ def stop(settings: Settings, timeout: float = 60.0, log=print) -> bool:
     return True
 
 
-def resolve_jars(lay: Layout, log=print) -> None:
-    """Copy Neo4j's jars from Maven once; re-run only when docker/pom.xml changes."""
-    stamp = hashlib.sha256(POM.read_bytes()).hexdigest()
+def neo4j_version() -> str:
+    """The Neo4j version ``docker/pom.xml`` asks Maven for."""
+    found = re.search(r"<neo4j\.version>([^<]+)</neo4j\.version>", POM.read_text())
+    if found is None:
+        raise LocalNeo4jError(f"{POM} names no <neo4j.version>")
+    return found.group(1).strip()
+
+
+def jvm_options(java: Java) -> list[str]:
+    since, option = UNSAFE_MEMORY_ACCESS
+    return [*JVM_OPTIONS, option] if java.major >= since else list(JVM_OPTIONS)
+
+
+def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log=print) -> Path:
+    """Dump every database of a store an older Neo4j wrote, before this one upgrades it for good."""
+    older = _store_version(lay)
+    target = lay.dumps / f"before-{neo4j_version()}-from-{older}-{time.strftime('%Y%m%dT%H%M%S')}"
+    log(f"the store was written by Neo4j {older}; Neo4j {neo4j_version()} upgrades it in place, one way: "
+        f"dumping it first into {target}")
+    try:
+        _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
+    except LocalNeo4jError as exc:
+        raise LocalNeo4jError(f"could not dump the store before upgrading it, so it was not started (nothing changed): {exc}") from None
+    log(f"dumped {', '.join(sorted(p.name for p in target.glob('*.dump')))} into {target} "
+        f"(load with `neo4j-admin database load` of Neo4j {older})")
+    return target
+
+
+def dump(settings: Settings, target: Path | None = None, log=print) -> Path:
+    """Back up every database of the stopped local server into ``target`` (one .dump file each)."""
+    java, lay, env = _offline(settings, "dump")
+    target = target or lay.dumps / time.strftime("%Y%m%dT%H%M%S")
+    _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
+    log(f"dumped {', '.join(sorted(p.name for p in target.glob('*.dump')))} of Neo4j {_store_version(lay)} into {target}")
+    return target
+
+
+def load(settings: Settings, source: Path, log=print) -> None:
+    """Replace the stopped local server's databases by the dumps in ``source``."""
+    if not sorted(source.glob("*.dump")):
+        raise LocalNeo4jError(f"{source} holds no .dump file (`hippograph neo4j dump` writes one per database)")
+    java, lay, env = _offline(settings, "load")
+    _admin(java, lay, env, "database", "load", "*", f"--from-path={source}", "--overwrite-destination=true")
+    log(f"loaded {', '.join(sorted(p.name for p in source.glob('*.dump')))} from {source}; start the server to open them")
+
+
+def _offline(settings: Settings, action: str) -> tuple[Java, Layout, dict[str, str]]:
+    if status(settings).running:
+        raise LocalNeo4jError(f"Neo4j is running: `hippograph neo4j stop` first (Community can {action} only a stopped database)")
+    lay = layout(settings)
+    if not (lay.data / "databases").exists():
+        raise LocalNeo4jError(f"there is no store under {lay.data} yet: `hippograph neo4j start` makes one")
+    java = _java()
+    resolve_jars(lay)
+    write_config(settings, lay)
+    return java, lay, _server_env(lay)
+
+
+def _java() -> Java:
+    try:
+        return find_java()
+    except JavaNotFound as exc:
+        raise LocalNeo4jError(str(exc)) from None
+
+
+def _admin(java: Java, lay: Layout, env: dict[str, str], *args: str) -> None:
+    """Run neo4j-admin from the server's own jars."""
+    result = subprocess.run([str(java.executable), *jvm_options(java), "-cp", f"{lay.lib}/*", ADMIN_TOOL, *args],
+                            cwd=lay.home, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise LocalNeo4jError(f"neo4j-admin {' '.join(args[:2])} failed:\n{(result.stdout + result.stderr)[-2000:]}")
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", version))
+
+
+def _store_version(lay: Layout) -> str:
+    try:
+        return lay.store_version.read_text().strip() or UNRECORDED_VERSION
+    except FileNotFoundError:
+        return UNRECORDED_VERSION
+
+
+def resolve_jars(lay: Layout, log=print, pom: Path = POM) -> None:
+    """Copy Neo4j's jars from Maven once; re-run only when the pom (docker/pom.xml) changes."""
+    stamp = hashlib.sha256(pom.read_bytes()).hexdigest()
     if lay.lib_stamp.exists() and lay.lib_stamp.read_text() == stamp:
         return
     mvn = shutil.which("mvn")
@@ -181,7 +295,7 @@ def resolve_jars(lay: Layout, log=print) -> None:
     if lay.lib.exists():
         shutil.rmtree(lay.lib)
     result = subprocess.run(
-        [mvn, "-q", "-B", "-f", str(POM), "dependency:copy-dependencies",
+        [mvn, "-q", "-B", "-f", str(pom), "dependency:copy-dependencies",
          f"-DoutputDirectory={lay.lib}", "-DincludeScope=runtime"],
         capture_output=True, text=True,
     )
@@ -206,15 +320,10 @@ def write_config(settings: Settings, lay: Layout) -> None:
     (lay.conf / "neo4j.conf").write_text(text)
 
 
-def _set_initial_password(java: str, lay: Layout, env: dict[str, str], password: str) -> None:
+def _set_initial_password(java: Java, lay: Layout, env: dict[str, str], password: str) -> None:
     if len(password) < 8:
         raise LocalNeo4jError("NEO4J_PASSWORD must have at least 8 characters (Neo4j's minimum)")
-    result = subprocess.run(
-        [java, "-cp", f"{lay.lib}/*", ADMIN_TOOL, "dbms", "set-initial-password", password],
-        cwd=lay.home, env=env, capture_output=True, text=True,
-    )
-    if result.returncode != 0:
-        raise LocalNeo4jError(f"could not set the initial Neo4j password:\n{(result.stdout + result.stderr)[-2000:]}")
+    _admin(java, lay, env, "dbms", "set-initial-password", password)
 
 
 def _server_env(lay: Layout) -> dict[str, str]:

@@ -139,37 +139,43 @@ def _fit_section(result: dict[str, Any]) -> str:
 
 
 def _latency_section(result: dict[str, Any], plot: str | None) -> str:
-    text = ["## Recall latency\n", result.get("method", "") + "\n"]
+    text = ["## Recall latency and exactness at scale\n", result.get("method", "") + "\n"]
     rows = []
     for size in result["sizes"]:
-        r = result["by_size"][str(size)]
-        rows.append([size, r["recall_ms"]["p50"], r["recall_ms"]["p95"], r["recall_ms"]["p99"],
-                     r["embed_ms"]["p50"], r["embed_ms"]["p95"], r["query_ms"]["p50"], r["query_ms"]["p95"], r["query_ms"]["p99"]])
-    text.append(_table(["memories", "recall p50", "recall p95", "recall p99", "embed p50", "embed p95",
-                        "query p50", "query p95", "query p99"], rows))
+        measured = result["by_size"][str(size)]
+        for name in result["classes"]:
+            c = measured["classes"][name]
+            rows.append([size, name, measured["tenants"][name], measured["memories"][name],
+                         c["recall_ms"]["p50"], c["recall_ms"]["p95"], c["recall_ms"]["p99"],
+                         c["query_ms"]["p50"], c["query_ms"]["p95"], c["embed_ms"]["p95"], c["profile"]["dbHits"],
+                         c["exactness"]["overlap@10"], c["exactness"]["min_overlap@10"]])
+    text.append(_table(["memories", "tenant class", "tenants", "their memories", "recall p50", "recall p95", "recall p99",
+                        "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query"], rows))
     if plot:
-        text.append(f"![recall latency]({plot})\n")
-    text.append("Scoped exactness: a user owning 1 % of the store; the top-10 of recall (vector signal only) "
-                "against an exact scan of that user's memories in numpy, by id and with ties at the 10th place "
-                "(repeated texts have equal vectors) counted as matches; and what the vector index's top-10 "
-                "filtered to the user would have returned.\n")
-    text.append(_table(["memories", "owner's memories", "overlap@10 (ids)", "overlap@10 (ties as matches)",
-                        "top-k then filter, found of 10"], [
-        [size, e["owned"], e["overlap@10"], e.get("overlap@10_ties_as_matches", "-"), e["naive_found"]]
-        for size in result["sizes"] for e in [result["by_size"][str(size)]["exactness"]]
-    ]))
+        text.append(f"![recall p95 and exactness against store size]({plot})\n")
+    store_rows = []
     for size in result["sizes"]:
-        prof = result["by_size"][str(size)].get("profile")
-        if prof:
-            text.append(f"PROFILE of one hybrid recall at {size} memories: {prof['dbHits']} db hits, {prof['rows']} rows. "
-                        "Costliest operators:\n")
-            text.append(_table(["operator", "db hits", "rows", "details"], [
-                [op["operator"], op["dbHits"], op["rows"], (op["details"] or "")[:90].replace("|", "/").replace("\n", " ")]
-                for op in prof["operators"][:8]
-            ]))
-    if "build" in result:
-        text.append("Store build: " + ", ".join(f"{k}: {v}" for k, v in result["build"].items()) + "\n")
+        store = result["by_size"][str(size)]["store"]
+        built = result.get("build", {}).get(f"to_{size}", {})
+        store_rows.append([size, built.get("created"), built.get("seconds"), built.get("memories_per_second"),
+                           _gib(store.get("disk_bytes")), _gib(store.get("heapUsedBytes")), _gib(store.get("heapMaxBytes")),
+                           store.get("pageCache")])
+    text.append(_table(["memories", "added", "build s", "memories/s", "store on disk GiB", "heap used GiB", "heap GiB",
+                        "page cache"], store_rows))
+    largest = str(max(result["sizes"]))
+    for name in result["classes"]:
+        prof = result["by_size"][largest]["classes"][name]["profile"]
+        text.append(f"PROFILE of one hybrid recall at {largest} memories, a tenant of class {name}: {prof['dbHits']} db hits, "
+                    f"{prof['rows']} rows. Costliest operators:\n")
+        text.append(_table(["operator", "db hits", "rows", "details"], [
+            [op["operator"], op["dbHits"], op["rows"], (op["details"] or "")[:90].replace("|", "/").replace("\n", " ")]
+            for op in prof["operators"][:5]
+        ]))
     return "\n".join(text)
+
+
+def _gib(value: int | None) -> str:
+    return "-" if value is None else f"{value / 2**30:.2f}"
 
 
 def _locomo_plot(result: dict[str, Any], path: Path) -> None:
@@ -204,17 +210,21 @@ def _latency_plot(result: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     sizes = result["sizes"]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for part, style in (("recall_ms", "-o"), ("query_ms", "--s"), ("embed_ms", ":^")):
-        for pct in ("p50", "p95"):
-            ax.plot(sizes, [result["by_size"][str(s)][part][pct] for s in sizes], style, label=f"{part[:-3]} {pct}")
-    ax.axhline(30, color="grey", lw=0.8, ls="--")
-    ax.set_xscale("log")
-    ax.set_xlabel("memories in the store")
-    ax.set_ylabel("ms")
-    ax.set_title("Recall latency (hybrid profile)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    for name in result["classes"]:
+        classes = [result["by_size"][str(s)]["classes"][name] for s in sizes]
+        left.plot(sizes, [c["recall_ms"]["p95"] for c in classes], "-o", label=f"{name} tenants")
+        right.plot(sizes, [c["exactness"]["overlap@10"] for c in classes], "-o", label=f"{name} tenants")
+    left.axhline(30, color="grey", lw=0.8, ls="--")
+    left.axhline(50, color="grey", lw=0.8, ls=":")
+    left.set(xscale="log", xlabel="memories in the store", ylabel="recall p95, ms (embedding included)",
+             title="Recall p95 (hybrid profile)")
+    right.axhline(0.99, color="grey", lw=0.8, ls="--")
+    right.set(xscale="log", xlabel="memories in the store", ylabel="exactness@10", ylim=(0.9, 1.005),
+              title="Top 10 against an exact scan")
+    for ax in (left, right):
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -18,8 +18,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
+
+import numpy as np
 
 from hippograph.graph import inspection
 from hippograph.graph.vocabulary import Tier
@@ -32,10 +35,41 @@ SESSION_LENGTH = 25
 EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 PROJECT = "p1"
 ROOMY = 1_000_000_000
+PROGRESS_EVERY = 10_000
 
 
 def user_id(i: int) -> str:
     return f"lat-u{i}"
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """One user of the mixed store, and the size class it stands for."""
+
+    user_id: str
+    size_class: str
+    memories: int
+
+
+# The mixed store's shares: one tenant with a fifth of it, ten with 2 % each, a hundred with
+# 0.1 % each, and the remaining half in small tenants of 10-200 memories.
+SIZE_CLASSES = (("20%", 1, 0.20), ("2%", 10, 0.02), ("0.1%", 100, 0.001))
+SMALL = (10, 200)
+
+
+def tenants(size: int) -> list[Tenant]:
+    """The tenants of a ``size``-memory mixed store. A small tenant's size depends on its number only,
+    so a larger store keeps every tenant of a smaller one, each at least as large."""
+    population = [Tenant(f"mix-{name.rstrip('%').replace('.', '_')}pct-{i}", name, int(size * share))
+                  for name, count, share in SIZE_CLASSES for i in range(count)]
+    remaining = size - sum(t.memories for t in population)
+    i = 0
+    while remaining >= SMALL[0]:
+        wanted = min(random.Random(f"small/{i}").randint(*SMALL), remaining)
+        population.append(Tenant(f"mix-small-{i}", "small", wanted))
+        remaining -= wanted
+        i += 1
+    return population
 
 
 def owned(services: Services, skip_projects: str | None = None) -> dict[str, int]:
@@ -72,22 +106,58 @@ def plan(uid: str, have: int, want: int, texts: Sequence[str]) -> list[tuple[Sco
 
 
 def grow(services: Services, size: int, texts: Sequence[str], progress: Callable[[str], None]) -> dict[str, Any]:
-    """Add memories until every user owns ``size / USERS``; what was added, and how fast."""
-    per_user = size // USERS
+    """Add memories until every one of the ``USERS`` users owns ``size / USERS``; what was added, and how fast."""
+    have = owned(services)
+    return _fill(services, [(user_id(i), have[user_id(i)], size // USERS) for i in range(USERS)], texts,
+                 lambda line: progress(f"  store {size}: {line}"))
+
+
+class Perturbed:
+    """The real vectors of the corpus's texts, each copy moved a little at random (a noise of norm
+    about ``noise`` on a unit vector; cosine to the text's own vector about 1 - noise² / 2), so that a
+    store many times the corpus is built in minutes and no two memories tie."""
+
+    def __init__(self, services: Services, noise: float = 0.25, seed: int = 5) -> None:
+        self.services = services
+        self.scale = noise / math.sqrt(services.embedder.dimension)
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        vectors = self.services.embedder.embed_documents(texts)
+        moved = vectors + self.rng.standard_normal(vectors.shape).astype(np.float32) * self.scale
+        return moved / np.linalg.norm(moved, axis=1, keepdims=True)
+
+
+def grow_mixed(services: Services, size: int, texts: Sequence[str], progress: Callable[[str], None]) -> dict[str, Any]:
+    """Add memories until every tenant of ``tenants(size)`` owns its share, each copy's vector moved a
+    little (``Perturbed``); what was added, and how fast."""
+    population = tenants(size)
+    with services.driver.session(database=services.database) as session:
+        counts = session.execute_read(inspection.memory_counts, [t.user_id for t in population], None)
+    wanted = [(t.user_id, counts.get(t.user_id, 0), t.memories) for t in population]
+    return _fill(services, wanted, texts, lambda line: progress(f"  store {size}: {line}"), Perturbed(services))
+
+
+def _fill(
+    services: Services, wanted: Sequence[tuple[str, int, int]], texts: Sequence[str],
+    progress: Callable[[str], None], vectors: Callable[[list[str]], np.ndarray] | None = None,
+) -> dict[str, Any]:
+    """Bring each (user, has, wants) to what it wants through ``bulk_import``, capacities raised so
+    that nothing is refused, saying how far it got every ``PROGRESS_EVERY`` memories."""
     roomy = dataclasses.replace(services, settings=dataclasses.replace(
         services.settings, session_capacity=ROOMY, project_capacity=ROOMY, long_term_capacity=ROOMY))
-    have = owned(services)
     started = time.perf_counter()
-    created = 0
-    for i in range(USERS):
-        uid = user_id(i)
+    created = reported = 0
+    for n, (uid, have, want) in enumerate(wanted):
         by_scope: dict[Scope, list[MemoryInput]] = {}
-        for scope, item in plan(uid, have[uid], per_user, texts):
+        for scope, item in plan(uid, have, want, texts):
             by_scope.setdefault(scope, []).append(item)
         for scope, items in by_scope.items():
-            created += len(set(bulk_import(roomy, scope, items)))
-        if i % 20 == 19:
-            progress(f"  store {size}: users {i + 1}/{USERS}, {created} memories added")
+            created += len(set(bulk_import(roomy, scope, items, vectors=vectors)))
+        if created - reported >= PROGRESS_EVERY or n == len(wanted) - 1:
+            reported = created
+            rate = created / (time.perf_counter() - started)
+            progress(f"users {n + 1}/{len(wanted)}, {created} memories added ({rate:.0f}/s)")
     seconds = time.perf_counter() - started
     return {"created": created, "seconds": round(seconds, 1),
             "memories_per_second": round(created / seconds, 1) if created and seconds else None}

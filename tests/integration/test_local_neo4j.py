@@ -10,6 +10,7 @@ import pytest
 
 from hippograph import local_neo4j
 from hippograph.cli import main
+from hippograph.bench.server import free_port
 from hippograph.config import Settings
 
 
@@ -19,7 +20,7 @@ def test_status_reports_the_running_server(settings: Settings, capsys: pytest.Ca
     assert main(["neo4j", "status"]) == 0
     out = capsys.readouterr().out
     assert f"Bolt bolt://127.0.0.1:{settings.neo4j_bolt_port}" in out
-    assert f"/browser/" in out
+    assert "/browser/" in out
 
 
 def test_starting_twice_is_a_no_op_with_a_message(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
@@ -59,3 +60,13 @@ def test_stopping_a_stopped_server_says_so(settings: Settings, tmp_path: Path) -
     messages: list[str] = []
     assert local_neo4j.stop(other, log=messages.append) is False
     assert messages == ["Neo4j is not running — nothing to stop"]
+
+
+def test_a_store_written_by_a_newer_neo4j_is_refused_in_one_line(settings: Settings, tmp_path: Path) -> None:
+    newer = dataclasses.replace(settings, state_dir=tmp_path, neo4j_bolt_port=free_port(), neo4j_http_port=free_port())
+    lay = local_neo4j.layout(newer)
+    (lay.data / "databases").mkdir(parents=True)
+    lay.store_version.write_text("2099.01.0")
+    with pytest.raises(local_neo4j.LocalNeo4jError, match="written by Neo4j 2099.01.0, newer than the 2026"):
+        local_neo4j.start(newer, log=lambda _: None)
+    assert not lay.lib.exists() and not lay.pid_file.exists()

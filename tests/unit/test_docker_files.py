@@ -4,13 +4,15 @@ from pathlib import Path
 
 import yaml
 
+from hippograph.local_neo4j import neo4j_version
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_compose_runs_neo4j_526_community_and_the_service() -> None:
+def test_compose_runs_the_local_servers_neo4j_community_and_the_service() -> None:
     compose = yaml.safe_load((ROOT / "docker" / "compose.yml").read_text())
     neo4j = compose["services"]["neo4j"]
-    assert neo4j["image"] == "neo4j:5.26-community"
+    assert neo4j["image"] == f"neo4j:{neo4j_version()}-community"
     assert neo4j["environment"]["NEO4J_AUTH"].startswith("neo4j/")
     assert "healthcheck" in neo4j and any(v.endswith(":/data") for v in neo4j["volumes"])
     service = compose["services"]["hippograph"]
@@ -23,12 +25,12 @@ def test_compose_runs_neo4j_526_community_and_the_service() -> None:
 def test_readme_names_the_compose_command_and_image() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "docker compose -f docker/compose.yml up" in readme
-    assert "neo4j:5.26-community" in readme
+    assert f"neo4j:{neo4j_version()}-community" in readme
 
 
 def test_pom_depends_on_neo4j_server_and_browser() -> None:
     pom = (ROOT / "docker" / "pom.xml").read_text()
-    for artifact in ("<artifactId>neo4j-server</artifactId>", "<artifactId>neo4j-browser</artifactId>", "<neo4j.version>5.26."):
+    for artifact in ("<artifactId>neo4j-server</artifactId>", "<artifactId>neo4j-browser</artifactId>", "<neo4j.version>2026."):
         assert artifact in pom
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+import numpy as np
 from neo4j import ManagedTransaction
 
 from hippograph.graph import compression as compression_cypher
@@ -151,24 +152,27 @@ def remember(
 
 
 def bulk_import(
-    services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None
+    services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+    vectors: Callable[[list[str]], np.ndarray] | None = None,
 ) -> list[str]:
     """Store many memories fast: batched embedding and UNWIND writes, no compression.
 
     The same rules hold (secrets, raw turns, scope, capacity): a batch that would pass a
     tier's trigger is refused whole rather than compressed, so an import never silently
     rewrites what it imports. The next batch is embedded while the current one is
-    written. Returns the ids in input order.
+    written. Returns the ids in input order. ``vectors`` turns the scrubbed texts into their
+    vectors (the service's embedder unless given: the benchmark store's copies are moved a little).
     """
     batches = [list(items[start:start + BULK_BATCH]) for start in range(0, len(items), BULK_BATCH)]
+    embed = vectors or services.embedder.embed_documents
     ids: list[str] = []
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-embed") as ahead:
-        upcoming = ahead.submit(_prepare, services, scope, batches[0], now) if batches else None
+        upcoming = ahead.submit(_prepare, services, scope, batches[0], now, embed) if batches else None
         for index, batch in enumerate(batches):
             assert upcoming is not None
             prepared = upcoming.result()
             if index + 1 < len(batches):
-                upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now)
+                upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now, embed)
             with services.driver.session(database=services.database) as session:
                 ids.extend(session.execute_write(_write_batch, services, scope, batch, prepared))
     return ids
@@ -221,7 +225,10 @@ def looks_like_transcript(text: str) -> bool:
     return len(_SPEAKER_LINE.findall(text)) >= 2
 
 
-def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None) -> list[_Prepared]:
+def _prepare(
+    services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None,
+    embed: Callable[[list[str]], np.ndarray] | None = None,
+) -> list[_Prepared]:
     stamp = (now or datetime.now(timezone.utc)).isoformat()
     prepared: list[_Prepared] = []
     for item in items:
@@ -266,7 +273,7 @@ def _prepare(services: Services, scope: Scope, items: Sequence[MemoryInput], now
             records_key=records_key,
             derived_from=list(item.derived_from),
         ))
-    vectors = services.embedder.embed_documents([p.row["content"] for p in prepared])
+    vectors = (embed or services.embedder.embed_documents)([p.row["content"] for p in prepared])
     for p, vector, sketch in zip(prepared, vectors, services.embedder.sketches(vectors)):
         p.row["embedding"] = vector.tolist()
         p.row["sketch"] = sketch

@@ -73,9 +73,13 @@ def run(
         result["build"][f"to_{size}"] = grow_mixed(services, size, texts, progress)
         population = tenants(size)
         by_class = {name: [t for t in population if t.size_class == name] for name in CLASSES}
-        measured: dict[str, Any] = {"tenants": {name: len(members) for name, members in by_class.items()},
-                                    "memories": {name: sum(t.memories for t in members) for name, members in by_class.items()},
-                                    "store": _store(services), "classes": {}}
+        with services.driver.session(database=services.database) as session:
+            # What each holds: a text comes back in a scope (a user's long-term tier) only as the same memory.
+            held = session.execute_read(inspection.memory_counts, [t.user_id for t in population], None)
+        measured: dict[str, Any] = {
+            "tenants": {name: len(members) for name, members in by_class.items()},
+            "memories": {name: sum(held.get(t.user_id, 0) for t in members) for name, members in by_class.items()},
+            "store": _store(services), "classes": {}}
         for offset, name in enumerate(CLASSES):
             sample = [questions[(offset * (WARM_UP + queries) + i) % len(questions)] for i in range(WARM_UP + queries)]
             measured["classes"][name] = _measure(services, by_class[name], sample, queries)

@@ -115,7 +115,8 @@ def test_a_large_owner_goes_through_the_index_and_stays_close_to_exact(skewed) -
     found = [c.id for c in recall(services, QUERY, Scope("big"), "critical", through_index, now=NOW, record_access=False).ranked]
     assert set(found) <= set(by_user["big"]) and len(found) >= 10
     assert overlap_at(found, exact_top(q, by_user["big"]), 10) >= 0.6
-    exact = [c.id for c in recall(services, QUERY, Scope("big"), "critical", VECTOR_ONLY, now=NOW, record_access=False).ranked]
+    scanning = VECTOR_ONLY.with_(exact_scan_limit=10_000)
+    exact = [c.id for c in recall(services, QUERY, Scope("big"), "critical", scanning, now=NOW, record_access=False).ranked]
     assert overlap_at(exact, exact_top(q, by_user["big"]), 10) == 1.0
 
 
@@ -149,10 +150,13 @@ def scoped(clean_db: Services) -> tuple[Services, np.ndarray]:
 @pytest.mark.parametrize("scope", [Scope("scoped"), Scope("scoped", "p1"), Scope("scoped", "p1", "s1"),
                                    Scope("scoped", None, "s3"), Scope("scoped", "p2", "s2")],
                          ids=["user", "project", "project-session", "session", "other-project-session"])
-def test_the_filtered_index_finds_exactly_what_the_scan_finds_in_every_scope(scoped, scope: Scope) -> None:
+@pytest.mark.parametrize("profile", [VECTOR_ONLY, PROFILES["hanzo"].with_(summary_above=-1.0, full_above=-1.0)],
+                         ids=["one-pool", "per-tier"])
+def test_the_filtered_index_finds_exactly_what_the_scan_finds_in_every_scope(scoped, scope: Scope, profile) -> None:
     services, _ = scoped
-    scanned = recall(services, QUERY, scope, "critical", VECTOR_ONLY, now=NOW, record_access=False).ranked
-    searched = recall(services, QUERY, scope, "critical", VECTOR_ONLY.with_(exact_scan_limit=0), now=NOW,
+    scanned = recall(services, QUERY, scope, "critical", profile.with_(exact_scan_limit=10_000), now=NOW,
+                     record_access=False).ranked
+    searched = recall(services, QUERY, scope, "critical", profile.with_(exact_scan_limit=0), now=NOW,
                       record_access=False).ranked
     assert scanned, "the scope reaches some memories"
     assert [(c.id, round(c.score, 5)) for c in searched] == [(c.id, round(c.score, 5)) for c in scanned]

@@ -218,6 +218,7 @@ def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log=print)
     target = lay.dumps / f"before-{neo4j_version()}-from-{older}-{time.strftime('%Y%m%dT%H%M%S')}"
     log(f"the store was written by Neo4j {older}; Neo4j {neo4j_version()} upgrades it in place, one way: "
         f"dumping it first into {target}")
+    target.mkdir(parents=True, exist_ok=True)
     try:
         _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
     except LocalNeo4jError as exc:
@@ -231,6 +232,7 @@ def dump(settings: Settings, target: Path | None = None, log=print) -> Path:
     """Back up every database of the stopped local server into ``target`` (one .dump file each)."""
     java, lay, env = _offline(settings, "dump")
     target = target or lay.dumps / time.strftime("%Y%m%dT%H%M%S")
+    target.mkdir(parents=True, exist_ok=True)
     _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
     log(f"dumped {', '.join(sorted(p.name for p in target.glob('*.dump')))} of Neo4j {_store_version(lay)} into {target}")
     return target

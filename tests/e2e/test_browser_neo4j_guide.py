@@ -16,9 +16,12 @@ SCREENSHOT_DIR = "HIPPOGRAPH_SCREENSHOT_DIR"
 
 
 def run_command(page, text: str) -> None:
+    # Escape, then the Run button, not Enter: once Browser has loaded the server's procedures for
+    # completion, an open suggestion list would take the Enter and the command would not run.
     page.locator(".monaco-editor").first.click()
     page.keyboard.type(text)
-    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    page.click("[data-testid=editor-Run]")
 
 
 def set_parameter(page, name: str, value: str) -> None:
@@ -48,7 +51,7 @@ def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
 
     run_command(page, f":play {api_server.base}/browser/guide")
     guide = page.locator("[data-testid=frame]", has_text=f":play {api_server.base}/browser/guide").first
-    guide.locator("h3", has_text="hippograph for analysts").wait_for(timeout=30_000)
+    guide.locator("h3", has_text="hippograph for analysts").wait_for(timeout=60_000)
     assert guide.locator("li[aria-label]").count() == 7  # the setup slide and the six queries
     guide.locator("pre.runnable", has_text=":style").click()  # a click puts the block in the editor
     page.click("[data-testid=editor-Run]")

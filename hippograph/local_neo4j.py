@@ -218,13 +218,11 @@ def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log=print)
     target = lay.dumps / f"before-{neo4j_version()}-from-{older}-{time.strftime('%Y%m%dT%H%M%S')}"
     log(f"the store was written by Neo4j {older}; Neo4j {neo4j_version()} upgrades it in place, one way: "
         f"dumping it first into {target}")
-    target.mkdir(parents=True, exist_ok=True)
     try:
-        _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
+        dumped = _dump_into(java, lay, env, target)
     except LocalNeo4jError as exc:
         raise LocalNeo4jError(f"could not dump the store before upgrading it, so it was not started (nothing changed): {exc}") from None
-    log(f"dumped {', '.join(sorted(p.name for p in target.glob('*.dump')))} into {target} "
-        f"(load with `neo4j-admin database load` of Neo4j {older})")
+    log(f"dumped {dumped} into {target} (load with `neo4j-admin database load` of Neo4j {older})")
     return target
 
 
@@ -232,19 +230,29 @@ def dump(settings: Settings, target: Path | None = None, log=print) -> Path:
     """Back up every database of the stopped local server into ``target`` (one .dump file each)."""
     java, lay, env = _offline(settings, "dump")
     target = target or lay.dumps / time.strftime("%Y%m%dT%H%M%S")
-    target.mkdir(parents=True, exist_ok=True)
-    _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
-    log(f"dumped {', '.join(sorted(p.name for p in target.glob('*.dump')))} of Neo4j {_store_version(lay)} into {target}")
+    log(f"dumped {_dump_into(java, lay, env, target)} of Neo4j {_store_version(lay)} into {target}")
     return target
 
 
 def load(settings: Settings, source: Path, log=print) -> None:
     """Replace the stopped local server's databases by the dumps in ``source``."""
-    if not sorted(source.glob("*.dump")):
+    dumps = _dumps_in(source)
+    if not dumps:
         raise LocalNeo4jError(f"{source} holds no .dump file (`hippograph neo4j dump` writes one per database)")
     java, lay, env = _offline(settings, "load")
     _admin(java, lay, env, "database", "load", "*", f"--from-path={source}", "--overwrite-destination=true")
-    log(f"loaded {', '.join(sorted(p.name for p in source.glob('*.dump')))} from {source}; start the server to open them")
+    log(f"loaded {dumps} from {source}; start the server to open them")
+
+
+def _dump_into(java: Java, lay: Layout, env: dict[str, str], target: Path) -> str:
+    """Dump every database into ``target`` (made if missing); the dump files it holds then."""
+    target.mkdir(parents=True, exist_ok=True)
+    _admin(java, lay, env, "database", "dump", "*", f"--to-path={target}")
+    return _dumps_in(target)
+
+
+def _dumps_in(folder: Path) -> str:
+    return ", ".join(sorted(p.name for p in folder.glob("*.dump")))
 
 
 def _offline(settings: Settings, action: str) -> tuple[Java, Layout, dict[str, str]]:

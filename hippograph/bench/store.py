@@ -33,8 +33,10 @@ from hippograph.memory.writing.store import MemoryInput, bulk_import
 USERS = 100
 SESSION_LENGTH = 25
 # The mixed store's sessions are long agent sessions: ten times fewer, larger imports, so a million
-# memories build in well under an hour.
+# memories build in well under an hour; and a new project every ten sessions, since a large tenant's
+# one project would outgrow the texts.
 MIXED_SESSION_LENGTH = 250
+MIXED_PROJECT_LENGTH = 10 * MIXED_SESSION_LENGTH
 EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 PROJECT = "p1"
 ROOMY = 1_000_000_000
@@ -89,18 +91,18 @@ def tier_of(n: int) -> Tier:
     return Tier.SESSION if roll < 7 else Tier.PROJECT if roll < 9 else Tier.LONG_TERM
 
 
-def plan(uid: str, have: int, want: int, texts: Sequence[str],
-         session_length: int = SESSION_LENGTH) -> list[tuple[Scope, MemoryInput]]:
+def plan(uid: str, have: int, want: int, texts: Sequence[str], session_length: int = SESSION_LENGTH,
+         project_length: int | None = None) -> list[tuple[Scope, MemoryInput]]:
     """The user's memories ``have`` … ``want - 1``: each scope walks the texts from its own start with a
-    step prime to their number, so a text comes back in a scope only after all the others have. With
-    long sessions, a new project every ten sessions (a large tenant's project tier would outgrow the texts)."""
+    step prime to their number, so a text comes back in a scope only after all the others have. A new
+    session every ``session_length`` memories; a new project every ``project_length`` (None: one project)."""
     step = next(s for s in range(7919, 7919 + len(texts) + 1) if math.gcd(s, len(texts)) == 1)
     seen: dict[tuple[Tier, str | None], int] = {}
     planned = []
     for n in range(want):
         tier = tier_of(n)
         session = f"s{n // session_length}" if tier is Tier.SESSION else None
-        project = PROJECT if session_length == SESSION_LENGTH else f"p{n // (10 * session_length)}"
+        project = PROJECT if project_length is None else f"p{n // project_length}"
         place = (tier, session if tier is Tier.SESSION else project if tier is Tier.PROJECT else None)
         k = seen[place] = seen.get(place, -1) + 1
         if n < have:
@@ -143,13 +145,13 @@ def grow_mixed(services: Services, size: int, texts: Sequence[str], progress: Ca
         counts = session.execute_read(inspection.memory_counts, [t.user_id for t in population], None)
     wanted = [(t.user_id, counts.get(t.user_id, 0), t.memories) for t in population]
     return _fill(services, wanted, texts, lambda line: progress(f"  store {size}: {line}"), Perturbed(services),
-                 MIXED_SESSION_LENGTH)
+                 MIXED_SESSION_LENGTH, MIXED_PROJECT_LENGTH)
 
 
 def _fill(
     services: Services, wanted: Sequence[tuple[str, int, int]], texts: Sequence[str],
     progress: Callable[[str], None], vectors: Callable[[list[str]], np.ndarray] | None = None,
-    session_length: int = SESSION_LENGTH,
+    session_length: int = SESSION_LENGTH, project_length: int | None = None,
 ) -> dict[str, Any]:
     """Bring each (user, has, wants) to what it wants through ``bulk_import``, capacities raised so
     that nothing is refused, saying how far it got every ``PROGRESS_EVERY`` memories."""
@@ -159,7 +161,7 @@ def _fill(
     created = reported = 0
     for n, (uid, have, want) in enumerate(wanted):
         by_scope: dict[Scope, list[MemoryInput]] = {}
-        for scope, item in plan(uid, have, want, texts, session_length):
+        for scope, item in plan(uid, have, want, texts, session_length, project_length):
             by_scope.setdefault(scope, []).append(item)
         for scope, items in by_scope.items():
             created += len(set(bulk_import(roomy, scope, items, vectors=vectors)))

@@ -42,15 +42,7 @@ RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.token
 
 OWNER_VECTORS = """
 MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers
-RETURN m.id AS id, m.embedding AS embedding, m.createdAt.epochMillis AS createdAt
-"""
-
-# What "the vector index's global top-k, then keep the owner's" finds: the approach scoped recall avoids.
-OWNED_IN_GLOBAL_TOP_K = """
-CYPHER 25
-MATCH (node:Memory) SEARCH node IN (VECTOR INDEX memory_embedding FOR $embedding LIMIT $k) SCORE AS score
-WITH node WHERE node.userId = $userId
-RETURN count(node) AS found
+RETURN m.id AS id, m.embedding AS embedding
 """
 
 # Every node a user owns (the labels a user's deletion removes, and the user), without the
@@ -107,10 +99,6 @@ def active_memories(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]
 
 def owner_vectors(tx: ManagedTransaction, user_id: str, tiers: Sequence[str]) -> list[dict[str, Any]]:
     return tx.run(OWNER_VECTORS, userId=user_id, tiers=list(tiers)).data()
-
-
-def owned_in_global_top_k(tx: ManagedTransaction, embedding: Sequence[float], user_id: str, k: int) -> int:
-    return tx.run(OWNED_IN_GLOBAL_TOP_K, embedding=list(embedding), userId=user_id, k=k).single(strict=True)["found"]
 
 
 def tenant_state(tx: ManagedTransaction, users: Sequence[str]) -> list[dict[str, Any]]:

@@ -164,15 +164,14 @@ def bulk_import(
     vectors (the service's embedder unless given: the benchmark store's copies are moved a little).
     """
     batches = [list(items[start:start + BULK_BATCH]) for start in range(0, len(items), BULK_BATCH)]
-    embed = vectors or services.embedder.embed_documents
     ids: list[str] = []
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-embed") as ahead:
-        upcoming = ahead.submit(_prepare, services, scope, batches[0], now, embed) if batches else None
+        upcoming = ahead.submit(_prepare, services, scope, batches[0], now, vectors) if batches else None
         for index, batch in enumerate(batches):
             assert upcoming is not None
             prepared = upcoming.result()
             if index + 1 < len(batches):
-                upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now, embed)
+                upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now, vectors)
             with services.driver.session(database=services.database) as session:
                 ids.extend(session.execute_write(_write_batch, services, scope, batch, prepared))
     return ids

@@ -15,13 +15,28 @@ from api_client import Client, new_user
 SCREENSHOT_DIR = "HIPPOGRAPH_SCREENSHOT_DIR"
 
 
+def editor_text(page) -> str:
+    return page.locator(".monaco-editor .view-lines").first.inner_text().replace("\xa0", " ").strip()
+
+
 def run_command(page, text: str) -> None:
-    # Escape, then the Run button, not Enter: once Browser has loaded the server's procedures for
-    # completion, an open suggestion list would take the Enter and the command would not run.
-    page.locator(".monaco-editor").first.click()
-    page.keyboard.type(text)
-    page.keyboard.press("Escape")
+    # Typed until the editor holds exactly the command: on a loaded machine a keystroke can land
+    # before the editor has focus. Escape, then the Run button, not Enter: once Browser has loaded
+    # the server's procedures for completion, an open suggestion list would take the Enter.
+    for _ in range(3):
+        page.locator(".monaco-editor").first.click()
+        page.keyboard.press("ControlOrMeta+A")
+        page.keyboard.press("Backspace")
+        page.keyboard.type(text)
+        page.keyboard.press("Escape")
+        if editor_text(page) == text:
+            break
+    assert editor_text(page) == text
     page.click("[data-testid=editor-Run]")
+
+
+def frames_text(page) -> str:
+    return "\n---\n".join(page.locator("[data-testid=frame]").all_inner_texts())
 
 
 def set_parameter(page, name: str, value: str) -> None:
@@ -51,7 +66,10 @@ def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
 
     run_command(page, f":play {api_server.base}/browser/guide")
     guide = page.locator("[data-testid=frame]", has_text=f":play {api_server.base}/browser/guide").first
-    guide.locator("h3", has_text="hippograph for analysts").wait_for(timeout=60_000)
+    try:
+        guide.locator("h3", has_text="hippograph for analysts").wait_for(timeout=60_000)
+    except Exception as error:  # what Browser showed instead says why
+        raise AssertionError(f"the guide did not open; Browser's frames:\n{frames_text(page)}") from error
     assert guide.locator("li[aria-label]").count() == 7  # the setup slide and the six queries
     guide.locator("pre.runnable", has_text=":style").click()  # a click puts the block in the editor
     page.click("[data-testid=editor-Run]")

@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 from hippograph import local_neo4j
 from hippograph.config import ConfigError, Settings
 from hippograph.embedding import EmbeddingError
+from hippograph.reranking import CrossEncoderError
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
 from hippograph.memory.errors import MemoryRuleError
 from hippograph.sketch import SKETCH_DIMENSIONS
 
 # Errors whose message is the whole story: printed as one line, exit 1.
-USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, local_neo4j.LocalNeo4jError, MemoryRuleError)
+USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError)
 DOCUMENT_KINDS = ("session", "project", "long-term")
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"

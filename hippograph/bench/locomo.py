@@ -16,8 +16,20 @@ mapped back to turn ``dia_id`` s and scored against the question's evidence
 
 Rank metrics (Recall@5/10/20, Hit@1, NDCG@5) are computed on ``RecallResult.ranked``:
 the method's own ranking, after its floor and before the priority budget, which
-would otherwise cut every list to at most 3 items. What the budget returns is
-reported next to it (``budgeted``: items, tokens, hit rate).
+would otherwise cut every list to at most 3 items.
+
+What reaches an agent is the budget, so the ``delivered`` set is scored too, per
+priority, from the same ranking through recall's own selection (gates and budget):
+precision (relevant items over items delivered, pooled over questions), recall
+(relevant items delivered over the question's evidence, per question), coverage
+(questions with at least one item delivered), and how precision moves with the
+number of items delivered — gates doing their job give a weak question fewer,
+better items.
+
+The ``low_overlap`` slice holds the questions that share no content word with
+their evidence: no keyword of the question (``lucene.keywords``, the speakers' names
+left out — every turn carries one) has the first ``STEM`` letters of a keyword of an
+evidence turn's text. There, only meaning can find the answer.
 """
 
 from __future__ import annotations
@@ -35,8 +47,9 @@ from typing import Any
 from hippograph.bench import metrics
 from hippograph.memory.writing.forget import forget_user
 from hippograph.graph.recall import RelationBranch
+from hippograph.memory.recall.lucene import keywords
 from hippograph.memory.recall.profiles import PROFILES, Gates, Priority, RecallProfile, Source, Weights
-from hippograph.memory.recall.query import RecallResult, recall
+from hippograph.memory.recall.query import RecallResult, recall, select
 from hippograph.memory.writing.store import MemoryInput, bulk_import
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
@@ -46,6 +59,10 @@ CATEGORIES = (1, 2, 3, 4)
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 LARGE_CAPACITY = 10_000_000
+# Words compare on their first five letters: "volunteering" meets "volunteered", "stress" "stressed".
+STEM = 5
+# The priorities whose budget delivers anything.
+DELIVERING = (Priority.CRITICAL, Priority.HIGH, Priority.MEDIUM)
 
 # The two baselines, as profiles of the same recall statement: one signal, no floor.
 BM25 = RecallProfile(
@@ -137,6 +154,15 @@ def _text(turn: Mapping[str, Any]) -> str:
     return text
 
 
+def shared_words(conversation: Conversation, question: Question) -> int:
+    """How many content words ``question`` shares with its evidence turns (see ``low_overlap``)."""
+    turns = {turn.dia_id: turn for turns in conversation.sessions.values() for turn in turns}
+    names = {word for turn in turns.values() for word in keywords(turn.speaker)}
+    asked = {word[:STEM] for word in keywords(question.text) if word not in names}
+    said = {word[:STEM] for dia_id in question.evidence if dia_id in turns for word in keywords(turns[dia_id].text)}
+    return len(asked & said)
+
+
 def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
     """Store the conversation as its user's memories (replacing any earlier copy); memory id → dia_id."""
     forget_user(services, conversation.user_id)
@@ -169,17 +195,26 @@ def bench_services(services: Services) -> Services:
     return replace(services, settings=settings)
 
 
+@dataclass(frozen=True)
+class Delivered:
+    """What one priority's budget delivered for one question."""
+
+    items: int
+    relevant: int
+    tokens: int
+    evidence: int
+
+
 @dataclass
 class Asked:
-    """One question asked of one method: what it ranked, what the budget returned."""
+    """One question asked of one method: what it ranked, what each priority's budget delivered."""
 
     conversation: str
     category: int
     method: str
     scores: dict[str, float]
-    budgeted_items: int
-    budgeted_tokens: int
-    budgeted_hit: float
+    delivered: dict[Priority, Delivered]
+    low_overlap: bool
     embed_ms: float
     query_ms: float
 
@@ -213,16 +248,52 @@ def evaluate(
         ingest_seconds += time.perf_counter() - started
         progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
         for question in conversation.questions:
+            low_overlap = shared_words(conversation, question) == 0
             for name, profile in profiles.items():
                 result, ranked = ask(services, conversation, dia_ids, question, profile)
-                returned = [dia_ids.get(item.id) for item in result.items]
                 asked.append(Asked(
                     conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
-                    result.totals.items, result.totals.tokens,
-                    1.0 if question.evidence.intersection(returned) else 0.0,
+                    deliveries(services, result, profile, dia_ids, question), low_overlap,
                     result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
                 ))
     return summarise(asked, conversations, profiles, services, ingest_seconds)
+
+
+def deliveries(
+    services: Services, result: RecallResult, profile: RecallProfile, dia_ids: Mapping[str, str], question: Question,
+) -> dict[Priority, Delivered]:
+    """What each priority's budget delivers from the ranking: recall's own selection, without asking again."""
+    found = {}
+    for priority in DELIVERING:
+        items = select(result.ranked, profile, profile.gates.budgets[priority], services.tokens)
+        returned = {dia_ids.get(item.id) for item in items}
+        found[priority] = Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
+                                    len(question.evidence))
+    return found
+
+
+def delivered_scores(delivered: Sequence[Delivered]) -> dict[str, float]:
+    """Precision pooled over the items delivered, recall and coverage averaged over questions."""
+    items = sum(d.items for d in delivered)
+    return {
+        "items": _mean([d.items for d in delivered]),
+        "tokens": _mean([d.tokens for d in delivered]),
+        "precision": sum(d.relevant for d in delivered) / items if items else 0.0,
+        "recall": _mean([d.relevant / d.evidence for d in delivered]),
+        "coverage": _mean([1.0 if d.items else 0.0 for d in delivered]),
+        "hit": _mean([1.0 if d.relevant else 0.0 for d in delivered]),
+    }
+
+
+def precision_by_count(delivered: Sequence[Delivered]) -> dict[str, dict[str, float]]:
+    """Per number of items delivered: how many questions got that many, and the precision there."""
+    counts = sorted({d.items for d in delivered})
+    return {
+        str(n): {"questions": sum(1 for d in delivered if d.items == n),
+                 **({"precision": round(delivered_scores([d for d in delivered if d.items == n])["precision"], 4)}
+                    if n else {})}
+        for n in counts
+    }
 
 
 def summarise(
@@ -235,18 +306,22 @@ def summarise(
             for name in profiles
         }
 
+    def delivered(name: str, priority: Priority) -> list[Delivered]:
+        return [a.delivered[priority] for a in asked if a.method == name]
+
     questions = sum(len(c.questions) for c in conversations)
     return {
         "questions": questions,
         "model": services.embedder.name,
         "results": by(lambda a: True),
-        "budgeted": {
-            name: _round({
-                "items": _mean([a.budgeted_items for a in asked if a.method == name]),
-                "tokens": _mean([a.budgeted_tokens for a in asked if a.method == name]),
-                "hit": _mean([a.budgeted_hit for a in asked if a.method == name]),
-            })
-            for name in profiles
+        "delivered": {
+            priority.value: {name: _round(delivered_scores(delivered(name, priority))) for name in profiles}
+            for priority in DELIVERING
+        },
+        "delivered_by_count": {name: precision_by_count(delivered(name, Priority.CRITICAL)) for name in profiles},
+        "low_overlap": {
+            "questions": sum(1 for c in conversations for q in c.questions if shared_words(c, q) == 0),
+            "results": by(lambda a: a.low_overlap),
         },
         "latency_ms": {
             name: _round({
@@ -267,7 +342,6 @@ def summarise(
             c.sample_id: {"questions": len(c.questions), "results": by(lambda a, s=c.sample_id: a.conversation == s)}
             for c in conversations
         },
-        "priority": Priority.CRITICAL.value,
         "profiles": {name: describe(profile) for name, profile in profiles.items()},
         "conversations": [c.sample_id for c in conversations],
         "turns": sum(len(t) for c in conversations for t in c.sessions.values()),

@@ -89,10 +89,31 @@ def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
     ]
     if plot:
         text.append(f"![LoCoMo recall quality]({plot})\n")
-    if "budgeted" in result:
-        text.append(f"What the `{result.get('priority', 'critical')}` budget (3 items, 300 tokens) returns, per question:\n")
-        text.append(_table(["method", "items", "tokens", "evidence among them"],
-                           [[m, b["items"], b["tokens"], b["hit"]] for m, b in result["budgeted"].items()]))
+    if "low_overlap" in result:
+        low = result["low_overlap"]
+        text.append(f"The low word overlap slice: {low['questions']} of {result['questions']} questions share no "
+                    "content word with their evidence (no keyword of the question, speakers' names left out, has the "
+                    "first five letters of a keyword of an evidence turn). Only meaning finds these:\n")
+        text.append(_table(["method", *METRICS], [[m, *(low["results"][m][k] for k in METRICS)] for m in methods]))
+    if "delivered" in result:
+        text.append("What reaches the agent — the set each priority's budget delivers (gates and budget applied to "
+                    "the same ranking): precision is relevant items over items delivered, pooled; recall is relevant "
+                    "items delivered over the question's evidence; coverage the questions given at least one item; "
+                    "hit those given at least one relevant item.\n")
+        for priority, per_method in result["delivered"].items():
+            text.append(f"`{priority}`:\n")
+            text.append(_table(["method", "items", "tokens", "precision", "recall", "coverage", "hit"],
+                               [[m, d["items"], d["tokens"], d["precision"], d["recall"], d["coverage"], d["hit"]]
+                                for m, d in per_method.items()]))
+    if "delivered_by_count" in result:
+        text.append("Do the gates give a weak question fewer, better items? At `critical`, questions by the number of "
+                    "items delivered, and the precision there (questions / precision):\n")
+        by_count = result["delivered_by_count"]
+        counts = sorted({n for per in by_count.values() for n in per}, key=int)
+        text.append(_table(["method", *(f"{n} items" for n in counts)], [
+            [m, *(f"{per[n]['questions']} / {per[n]['precision']:.3f}" if n in per and "precision" in per[n]
+                  else str(per[n]["questions"]) if n in per else "0" for n in counts)]
+            for m, per in by_count.items()]))
     if "per_category" in result:
         text.append("Recall@10 by question category:\n")
         cats = result["per_category"]

@@ -1,5 +1,6 @@
 """The long-lived parts every operation needs, opened once and passed along: the driver, the
-embedder, the token counter, the audit log and the access recorder (both write in the background)."""
+embedder, the token counter, the audit log and the access recorder (both write in the background),
+and the cross-encoder when one is configured."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivi
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.tokens import TokenCounter, token_counter
+from hippograph.reranking import CrossEncoder
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Services:
     tokens: TokenCounter
     audit: AuditLog
     access: AccessRecorder
+    cross_encoder: CrossEncoder | None = None
 
     @property
     def database(self) -> str:
@@ -64,10 +67,11 @@ def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]
     driver = connect(settings, verify=verify)
     try:
         embedder = open_embedder(settings)
+        cross_encoder = CrossEncoder(settings.cross_encoder) if settings.cross_encoder else None
         audit = AuditLog(driver, settings.neo4j_database)
         access = AccessRecorder(driver, settings.neo4j_database)
         try:
-            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit, access)
+            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit, access, cross_encoder)
         finally:
             access.close()
             audit.close()

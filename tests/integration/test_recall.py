@@ -158,29 +158,6 @@ def test_hanzo_per_tier_top_k_and_thresholds(clean_db: Services) -> None:
     assert [i.id for i in critical.items] == [ids[k] for k in expected[:3]]
 
 
-class ReverseEncoder:
-    """A stand-in cross-encoder that prefers the last passage: proves the re-rank is applied."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
-        self.calls += 1
-        return [float(i) for i in range(len(passages))]
-
-
-def test_hanzo_reranks_with_a_cross_encoder_when_given(clean_db: Services) -> None:
-    query = "which queue do we use"
-    q = clean_db.embedder.embed_query(query)
-    ids = write(clean_db, [{"key": k, "content": f"memory {k}", "tier": "SESSION"} for k in ("a", "b", "c")],
-                {"a": with_cosine(q, 0.9, 1), "b": with_cosine(q, 0.8, 2), "c": with_cosine(q, 0.7, 3)})
-    encoder = ReverseEncoder()
-    result = recall(clean_db, query, Scope("u1", "p1", "s1"), "critical", "hanzo", now=NOW,
-                    cross_encoder=encoder, record_access=False)
-    assert encoder.calls == 1
-    assert [i.id for i in result.items] == [ids["c"], ids["b"], ids["a"]]
-
-
 # --- hybrid -------------------------------------------------------------------------------------------
 
 

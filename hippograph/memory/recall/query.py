@@ -1,11 +1,11 @@
 """Recall: the caller's best memories for a query, shown and budgeted by a profile.
 
 ``recall`` embeds the query (when the profile uses vectors), runs the one recall
-statement of ``hippograph.graph.recall`` in a read transaction, optionally
-re-ranks with a cross-encoder, then walks the ranking and keeps what the profile
-shows — full entry or compressed summary — while the priority's item and token
-budget allows. What it returns is recorded as accessed by a background writer,
-off the recall's path.
+statement of ``hippograph.graph.recall`` in a read transaction, re-ranks with the
+configured cross-encoder when the profile asks for it, then walks the ranking and
+keeps what the profile shows — full entry or compressed summary — while the
+priority's item and token budget allows. What it returns is recorded as accessed
+by a background writer, off the recall's path.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
 from hippograph.graph import recall as recall_cypher
 from hippograph.memory.recall import lucene
@@ -32,19 +32,12 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.services import Services
+from hippograph.reranking import CrossEncoder
 
 ELLIPSIS = "…"
 # The text fields of the memory_text and entity_name full-text indexes (migration V0005).
 MEMORY_TEXT_FIELDS = ("content", "summary")
 ENTITY_NAME_FIELDS = ("name",)
-
-
-class CrossEncoderClient(Protocol):
-    """Scores how well each passage answers the query (higher is better)."""
-
-    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
-        """One score per passage, in the passages' order."""
-        ...
 
 
 class Mode(str, Enum):
@@ -123,7 +116,6 @@ def recall(
     tiers: Sequence[Tier | str] | None = None,
     now: datetime | None = None,
     *,
-    cross_encoder: CrossEncoderClient | None = None,
     access: AccessRecorder | None = None,
     record_access: bool = True,
 ) -> RecallResult:
@@ -153,8 +145,8 @@ def recall(
     queried = time.perf_counter()
 
     ranked = [_candidate(row) for row in rows]
-    if chosen.gates.rerank and cross_encoder is not None and ranked:
-        ranked = _rerank(cross_encoder, query, ranked)
+    if chosen.gates.rerank and services.cross_encoder is not None and ranked:
+        ranked = _rerank(services.cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
     if record_access:
         if items:
@@ -250,10 +242,8 @@ def _modes(candidate: Candidate, profile: RecallProfile) -> tuple[Mode, ...]:
     return ()
 
 
-def _rerank(cross_encoder: CrossEncoderClient, query: str, ranked: list[Candidate]) -> list[Candidate]:
+def _rerank(cross_encoder: CrossEncoder, query: str, ranked: list[Candidate]) -> list[Candidate]:
     scores = cross_encoder.rank(query, [c.content for c in ranked])
-    if len(scores) != len(ranked):
-        raise ValueError(f"the cross-encoder scored {len(scores)} passages for {len(ranked)} given")
     order = sorted(range(len(ranked)), key=lambda i: scores[i], reverse=True)
     return [ranked[i] for i in order]
 

@@ -10,8 +10,11 @@ would take. Growing from one size to the next only adds memories.
 Per size and tenant-size class, as a random tenant of the class: ``recall`` with the
 hybrid profile at critical priority for distinct real LoCoMo questions embedded by the
 real model, after a warm-up — the whole call, the embedding and the query apart; the db
-hits of one profiled recall; and exactness@10: recall's top 10 with the vector signal
-alone against an exact cosine scan (numpy) of the tenant's in-scope memories.
+hits of one profiled recall; exactness@10: recall's top 10 with the vector signal
+alone against an exact cosine scan (numpy) of the tenant's in-scope memories; and, for the
+same tenant and question, the bare two-index query (``hippograph.graph.two_index_search``:
+one vector-index and one full-text search, as neo4j-graphrag's hybrid retriever) with the
+ratio of recall's query part to it — what the graph work costs beyond the two indexes.
 Plus the build's time, the store's size on disk, and Neo4j's heap and page cache.
 """
 
@@ -32,8 +35,10 @@ from hippograph.bench.locomo import VECTOR, load
 from hippograph.bench.store import EPOCH, SIZE_CLASSES, Tenant, grow_mixed, tenants
 from hippograph.graph import inspection
 from hippograph.graph import recall as recall_cypher
+from hippograph.graph.two_index_search import two_index_search
 from hippograph.memory.recall.profiles import PROFILES
-from hippograph.memory.recall.query import build_query, recall
+from hippograph.memory.recall import lucene
+from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS, build_query, recall
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
@@ -94,13 +99,15 @@ def _measure(services: Services, members: Sequence[Tenant], questions: Sequence[
     hybrid = PROFILES["hybrid"]
     for text in questions[:WARM_UP]:
         recall(services, text, Scope(rng.choice(members).user_id), "critical", hybrid, now=NOW)
-    total, embed, query = [], [], []
+    total, embed, query, bare = [], [], [], []
     for text in questions[WARM_UP:WARM_UP + queries]:
+        user_id = rng.choice(members).user_id
         started = time.perf_counter()
-        result = recall(services, text, Scope(rng.choice(members).user_id), "critical", hybrid, now=NOW)
+        result = recall(services, text, Scope(user_id), "critical", hybrid, now=NOW)
         total.append((time.perf_counter() - started) * 1000)
         embed.append(result.timings.embed_ms)
         query.append(result.timings.query_ms)
+        bare.append(_two_index_ms(services, user_id, text, hybrid.gates.candidates))
 
     def spread(values: list[float]) -> dict[str, float]:
         return {p: round(metrics.percentile(values, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))} | {
@@ -115,9 +122,23 @@ def _measure(services: Services, members: Sequence[Tenant], questions: Sequence[
     )
     return {
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
+        "two_index_ms": spread(bare),
+        "query_over_two_index": {p: round(metrics.percentile(query, q) / max(metrics.percentile(bare, q), 1e-9), 2)
+                                 for p, q in (("p50", 50), ("p95", 95))},
         "profile": {"dbHits": profiled["dbHits"], "rows": profiled["rows"], "operators": profiled["operators"][:10]},
         "exactness": _exactness(services, members[:EXACTNESS_TENANTS], questions[:EXACTNESS_QUERIES]),
     }
+
+
+def _two_index_ms(services: Services, user_id: str, text: str, k: int) -> float:
+    """The bare two-index query's time for the question recall just answered (its vector is cached)."""
+    embedding = services.embedder.embed_query(text).tolist()
+    # Timed as recall's query part is: the statement's parameters, a session, the read.
+    started = time.perf_counter()
+    text_query = lucene.owned_query(user_id, lucene.keywords(text), MEMORY_TEXT_FIELDS)
+    with services.driver.session(database=services.database, default_access_mode="READ") as session:
+        session.execute_read(two_index_search, user_id, embedding, text_query, k)
+    return (time.perf_counter() - started) * 1000
 
 
 def _exactness(services: Services, owners: Sequence[Tenant], questions: Sequence[str]) -> dict[str, Any]:

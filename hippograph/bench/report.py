@@ -174,6 +174,16 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
                         "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query"], rows))
     if plot:
         text.append(f"![recall p95 and exactness against store size]({plot})\n")
+    bare = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"], c["query_over_two_index"]["p50"],
+             c["query_ms"]["p95"], c["two_index_ms"]["p95"], c["query_over_two_index"]["p95"]]
+            for size in result["sizes"] for name in result["classes"]
+            if "two_index_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+    if bare:
+        text.append("Recall's query part (embedding excluded) against the bare two-index query on the same tenant and "
+                    "question — one vector-index and one full-text search, each normalised by its best, the best 50 "
+                    "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n")
+        text.append(_table(["memories", "tenant class", "recall query p50", "two-index p50", "ratio p50",
+                            "recall query p95", "two-index p95", "ratio p95"], bare))
     store_rows = []
     for size in result["sizes"]:
         store = result["by_size"][str(size)]["store"]

@@ -37,6 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     fit = kinds.add_parser("fit", help="fit the hybrid profile's weights on LoCoMo-format development data")
     fit.add_argument("--data", action="append", required=True, metavar="FILE", help="a LoCoMo-format JSON file (repeatable)")
     fit.add_argument("--out", required=True, metavar="RESULT.json", help="where the fitted weights and checks go")
+    fit.add_argument("--ship", action="store_true",
+                     help="also write the fit where the hybrid profile reads its weights (hippograph/resources/hybrid_fit.json)")
 
     latency = kinds.add_parser("latency", help="recall latency at growing store sizes, with scoped exactness")
     latency.add_argument("--sizes", default="10000,100000", help="store sizes, comma-separated (default 10000,100000)")
@@ -95,7 +97,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
             rows = fit.extract(services, locomo.load(args.data), progress=progress)
             result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
-            result["data"] = [str(p) for p in args.data]
+            result["data"] = [Path(p).name for p in args.data]
+            if args.ship:
+                from hippograph.memory.recall.profiles import HYBRID_FIT
+
+                HYBRID_FIT.write_text(json.dumps(result, indent=2, default=str) + "\n")
         elif args.bench == "fuzz":
             from hippograph.bench import fuzz
 

@@ -135,3 +135,28 @@ def test_budgets_are_never_exceeded(priority: Priority, profile: str, rows: list
     if chosen.gates.selection is Selection.THRESHOLD:
         assert all(i.score > chosen.gates.summary_above for i in items)
         assert all(i.mode is Mode.SUMMARY or i.score > chosen.gates.full_above for i in items)
+
+
+def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -> None:
+    import json
+
+    from hippograph.config import PACKAGE
+    from hippograph.memory.recall.profiles import HYBRID_FIT, fitted_weights
+
+    shipped = json.loads(HYBRID_FIT.read_text())
+    assert PROFILES["hybrid"].weights.as_params() == shipped["weights"] == fitted_weights().as_params()
+    assert sum(shipped["weights"].values()) == pytest.approx(1.0)
+    assert shipped["questions"] > 0 and {"recall@10", "hit@1"} <= set(shipped["leave_one_conversation_out"])
+    assert len(shipped["folds"]) >= 2  # one held-out conversation each
+    # The report in bench/ is the same fit.
+    assert json.loads((PACKAGE.parent / "bench" / "fit.json").read_text())["weights"] == shipped["weights"]
+
+
+def test_fitted_weights_read_a_fit_file(tmp_path) -> None:
+    import json
+
+    from hippograph.memory.recall.profiles import fitted_weights
+
+    path = tmp_path / "fit.json"
+    path.write_text(json.dumps({"weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}}))
+    assert fitted_weights(path).vector == 0.7 and fitted_weights(path).relation == 0.2

@@ -20,8 +20,8 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
     its only signal, the cosine); truncated to the priority's budget.
 
 ``hybrid`` (default)
-    All four signals, weighted with weights fitted on the LoCoMo development data
-    (``hippograph/bench/fit.py``; see ``bench/REPORT.md``), relation counting who
+    All four signals, weighted with weights fitted on the LoCoMo development data and shipped
+    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
     said a memory (``speaker_match``), with Izanagi's full / summary / skip rule
     and budgets.
 
@@ -53,10 +53,14 @@ The components, each in [0, 1]:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
+from pathlib import Path
 from types import MappingProxyType
+
+from hippograph.config import RESOURCES
 
 from hippograph.graph.recall import (
     MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, VectorBranch,
@@ -227,19 +231,25 @@ HANZO = RecallProfile(
     gates=Gates(selection=Selection.TIER_TOP_K, rerank=True),
 )
 
-# Fitted on the LoCoMo development data — all five conversations of locomo-dev.json,
-# 760 questions — by `hippograph bench fit` (hippograph/bench/fit.py): a grid over the
-# simplex (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's
-# own candidate rows. In-sample, so bench/REPORT.md also shows leave-one-conversation-out.
-# Fitted with the int8 query encoder's vectors (hippograph/encoder.py), which moved the optimum
-# from vector 0.60 / keyword 0.15 / relation 0.25.
+# The hybrid weights ship as data: hybrid_fit.json, written by `hippograph bench fit --ship`
+# (hippograph/bench/fit.py) on the LoCoMo development data — all five conversations of
+# locomo-dev.json, 760 questions — with the figures that chose them: a grid over the simplex
+# (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's own candidate
+# rows, in-sample, and leave-one-conversation-out beside it.
+HYBRID_FIT = RESOURCES / "hybrid_fit.json"
+
+
+def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
+    return Weights(**json.loads(path.read_text())["weights"])
+
+
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # keyword_k 300: a memory found by its vector but past the keyword branch's cut would score
 # keyword 0 however many of the query's words it holds; seed_k 5: only the strongest direct
 # matches lend relation to their neighbours. Both were chosen on the same data.
 HYBRID = RecallProfile(
     name="hybrid",
-    weights=Weights(vector=0.50, keyword=0.20, recency=0.0, relation=0.30),
+    weights=fitted_weights(),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
     keyword=KeywordBranch(k=300),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),

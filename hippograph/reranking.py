@@ -22,9 +22,9 @@ class CrossEncoder:
 
     def __init__(self, model: str, batch_size: int = 32) -> None:
         try:
-            location, local = resolve_model(model)
+            location, local = resolve_model(model, "cross-encoder")
         except EmbeddingError as exc:
-            raise CrossEncoderError(str(exc).replace("embedding model", "cross-encoder")) from None
+            raise CrossEncoderError(str(exc)) from None
         from sentence_transformers import CrossEncoder as Model
 
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -98,10 +99,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             rows = fit.extract(services, locomo.load(args.data), progress=progress)
             result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [Path(p).name for p in args.data]
-            if args.ship:
-                from hippograph.memory.recall.profiles import HYBRID_FIT
-
-                HYBRID_FIT.write_text(json.dumps(result, indent=2, default=str) + "\n")
         elif args.bench == "fuzz":
             from hippograph.bench import fuzz
 
@@ -117,6 +114,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
             result = latency.run(services, sizes, args.data, args.queries, progress=progress)
     out.write_text(json.dumps(result, indent=2, default=str) + "\n")
+    if args.bench == "fit" and args.ship:
+        from hippograph.memory.recall.profiles import HYBRID_FIT
+
+        shutil.copyfile(out, HYBRID_FIT)
     if args.bench == "api":
         from hippograph.bench import api
 

@@ -154,13 +154,17 @@ def _text(turn: Mapping[str, Any]) -> str:
     return text
 
 
-def shared_words(conversation: Conversation, question: Question) -> int:
-    """How many content words ``question`` shares with its evidence turns (see ``low_overlap``)."""
+def shared_words(conversation: Conversation) -> list[int]:
+    """Per question, how many content words it shares with its evidence turns (see ``low_overlap``)."""
     turns = {turn.dia_id: turn for turns in conversation.sessions.values() for turn in turns}
     names = {word for turn in turns.values() for word in keywords(turn.speaker)}
-    asked = {word[:STEM] for word in keywords(question.text) if word not in names}
-    said = {word[:STEM] for dia_id in question.evidence if dia_id in turns for word in keywords(turns[dia_id].text)}
-    return len(asked & said)
+
+    def shared(question: Question) -> int:
+        asked = {word[:STEM] for word in keywords(question.text) if word not in names}
+        said = {word[:STEM] for dia_id in question.evidence if dia_id in turns for word in keywords(turns[dia_id].text)}
+        return len(asked & said)
+
+    return [shared(question) for question in conversation.questions]
 
 
 def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
@@ -247,13 +251,12 @@ def evaluate(
         dia_ids = ingest(services, conversation)
         ingest_seconds += time.perf_counter() - started
         progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
-        for question in conversation.questions:
-            low_overlap = shared_words(conversation, question) == 0
+        for question, shared in zip(conversation.questions, shared_words(conversation)):
             for name, profile in profiles.items():
                 result, ranked = ask(services, conversation, dia_ids, question, profile)
                 asked.append(Asked(
                     conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
-                    deliveries(services, result, profile, dia_ids, question), low_overlap,
+                    deliveries(services, result, profile, dia_ids, question), shared == 0,
                     result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
                 ))
     return summarise(asked, conversations, profiles, services, ingest_seconds)
@@ -287,13 +290,13 @@ def delivered_scores(delivered: Sequence[Delivered]) -> dict[str, float]:
 
 def precision_by_count(delivered: Sequence[Delivered]) -> dict[str, dict[str, float]]:
     """Per number of items delivered: how many questions got that many, and the precision there."""
-    counts = sorted({d.items for d in delivered})
-    return {
-        str(n): {"questions": sum(1 for d in delivered if d.items == n),
-                 **({"precision": round(delivered_scores([d for d in delivered if d.items == n])["precision"], 4)}
-                    if n else {})}
-        for n in counts
-    }
+    by_count: dict[str, dict[str, float]] = {}
+    for n in sorted({d.items for d in delivered}):
+        same = [d for d in delivered if d.items == n]
+        by_count[str(n)] = {"questions": len(same)}
+        if n:
+            by_count[str(n)]["precision"] = round(sum(d.relevant for d in same) / (n * len(same)), 4)
+    return by_count
 
 
 def summarise(
@@ -320,7 +323,7 @@ def summarise(
         },
         "delivered_by_count": {name: precision_by_count(delivered(name, Priority.CRITICAL)) for name in profiles},
         "low_overlap": {
-            "questions": sum(1 for c in conversations for q in c.questions if shared_words(c, q) == 0),
+            "questions": sum(1 for a in asked if a.low_overlap and a.method == next(iter(profiles))),
             "results": by(lambda a: a.low_overlap),
         },
         "latency_ms": {

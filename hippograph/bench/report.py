@@ -110,10 +110,8 @@ def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
                     "items delivered, and the precision there (questions / precision):\n")
         by_count = result["delivered_by_count"]
         counts = sorted({n for per in by_count.values() for n in per}, key=int)
-        text.append(_table(["method", *(f"{n} items" for n in counts)], [
-            [m, *(f"{per[n]['questions']} / {per[n]['precision']:.3f}" if n in per and "precision" in per[n]
-                  else str(per[n]["questions"]) if n in per else "0" for n in counts)]
-            for m, per in by_count.items()]))
+        text.append(_table(["method", *(f"{n} items" for n in counts)],
+                           [[m, *(_count_cell(per.get(n)) for n in counts)] for m, per in by_count.items()]))
     if "per_category" in result:
         text.append("Recall@10 by question category:\n")
         cats = result["per_category"]
@@ -130,6 +128,13 @@ def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
     if "profiles" in result:
         text.append("Profiles as run:\n\n```json\n" + json.dumps(result["profiles"], indent=1) + "\n```\n")
     return "\n".join(text)
+
+
+def _count_cell(cell: dict[str, float] | None) -> str:
+    """questions / precision, or questions alone where nothing was delivered."""
+    if cell is None:
+        return "0"
+    return f"{cell['questions']} / {cell['precision']:.3f}" if "precision" in cell else str(cell["questions"])
 
 
 def _fit_section(result: dict[str, Any]) -> str:

@@ -44,19 +44,20 @@ def cross_encoder_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def encoder(cross_encoder_dir: Path) -> CrossEncoder:
+    return CrossEncoder(str(cross_encoder_dir))
+
+
 @pytest.fixture
-def stored(clean_db: Services) -> tuple[Scope, dict[str, str]]:
-    scope = Scope("u-rerank", "p1", "s1")
-    ids = bulk_import(clean_db, scope, [MemoryInput(content=text, tier=Tier.SESSION) for text in CONTENTS])
-    return scope, dict(zip(ids, CONTENTS))
+def scope(clean_db: Services) -> Scope:
+    stored = Scope("u-rerank", "p1", "s1")
+    bulk_import(clean_db, stored, [MemoryInput(content=text, tier=Tier.SESSION) for text in CONTENTS])
+    return stored
 
 
-def test_hanzo_is_reranked_by_the_configured_cross_encoder(
-    clean_db: Services, cross_encoder_dir: Path, stored: tuple[Scope, dict[str, str]],
-) -> None:
-    scope, contents = stored
+def test_hanzo_is_reranked_by_the_configured_cross_encoder(clean_db: Services, encoder: CrossEncoder, scope: Scope) -> None:
     plain = recall(clean_db, QUERY, scope, "critical", "hanzo", record_access=False)
-    encoder = CrossEncoder(str(cross_encoder_dir))
     reranked = recall(replace(clean_db, cross_encoder=encoder), QUERY, scope, "critical", "hanzo", record_access=False)
 
     # The same candidates, in the order of the cross-encoder's own scores of (query, memory).
@@ -67,13 +68,10 @@ def test_hanzo_is_reranked_by_the_configured_cross_encoder(
     assert [i.id for i in reranked.items] == [c.id for c in reranked.ranked[:3]]
 
 
-def test_a_profile_that_does_not_rerank_ignores_it(
-    clean_db: Services, cross_encoder_dir: Path, stored: tuple[Scope, dict[str, str]],
-) -> None:
-    scope, _ = stored
+def test_a_profile_that_does_not_rerank_ignores_it(clean_db: Services, encoder: CrossEncoder, scope: Scope) -> None:
     plain = recall(clean_db, QUERY, scope, "critical", "hybrid", record_access=False)
-    with_encoder = recall(replace(clean_db, cross_encoder=CrossEncoder(str(cross_encoder_dir))), QUERY, scope,
-                          "critical", "hybrid", record_access=False)
+    with_encoder = recall(replace(clean_db, cross_encoder=encoder), QUERY, scope, "critical", "hybrid",
+                          record_access=False)
     assert [c.id for c in with_encoder.ranked] == [c.id for c in plain.ranked]
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph.memories import IN_TIER_SCOPE
+from hippograph.graph.memories import IN_TIER_SCOPE, refresh_preceding_of
 
 # One scope of one tier, as the compression policy needs it.
 TIER_SNAPSHOT = f"""
@@ -45,6 +45,7 @@ def tier_snapshot(
 def summarise_memories(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> None:
     if rows:
         tx.run(SUMMARISE_MEMORIES, userId=user_id, rows=list(rows)).consume()
+        refresh_preceding_of(tx, user_id, [row["id"] for row in rows])
 
 
 def archive_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> None:

@@ -2,7 +2,8 @@
 
 A memory is ``(:Memory {id, content, embedding, createdAt, tier, userId,
 projectId, sessionId, relevance, accessCount, lastAccessedAt, tokens, summary,
-archived, kind, validFrom, validUntil, attributes, sourceSessions, sourceTurns})``,
+archived, kind, validFrom, validUntil, attributes, sourceSessions, sourceTurns, speaker,
+preceding})``,
 with an entity label (``:Decision``, ``:Error`` …) when it records one, owned by
 ``(:User)``.
 """
@@ -125,11 +126,56 @@ WITH doomed, orphans + COLLECT {
     AND NOT EXISTS { MATCH (fix)-[]-(other:Entity) WHERE NOT other IN orphans }
   RETURN DISTINCT fix
 } AS orphans
-WITH doomed, orphans, [d IN doomed | d.id] AS memoryIds, [e IN orphans | e.id] AS entityIds
+WITH doomed, orphans, [d IN doomed | d.id] AS memoryIds, [e IN orphans | e.id] AS entityIds,
+     [d IN doomed WHERE d.sessionId IS NOT NULL |
+       {sessionId: d.sessionId, seconds: d.createdAt.epochSeconds, nanosecond: d.createdAt.nanosecond}] AS places
 FOREACH (e IN orphans | DETACH DELETE e)
 FOREACH (d IN doomed | DETACH DELETE d)
-RETURN memoryIds, entityIds
+RETURN memoryIds, entityIds, places
 """
+
+# A session memory keeps, as `preceding`, the text said right before it in its session — the question
+# it answers, the discussion a decision closes — so the keyword branch finds it by that text too. A
+# write, an edit or a deletion at a place in a timeline (`sessionId`, `at`) changes the memories
+# there and the first ones after it.
+REFRESH_PRECEDING = """
+CALL (sessionId, at) {
+    MATCH (n:Memory {userId: $userId, sessionId: sessionId})
+    WHERE n.createdAt = at
+    RETURN n
+  UNION
+    MATCH (after:Memory {userId: $userId, sessionId: sessionId})
+    WHERE after.createdAt > at
+    WITH after.createdAt AS next ORDER BY next LIMIT 1
+    MATCH (n:Memory {userId: $userId, sessionId: sessionId})
+    WHERE n.createdAt = next
+    RETURN n
+}
+WITH DISTINCT n
+CALL (n) {
+  OPTIONAL MATCH (before:Memory {userId: $userId, sessionId: n.sessionId})
+  WHERE before.createdAt < n.createdAt
+  WITH before ORDER BY before.createdAt DESC, before.id DESC LIMIT 1
+  RETURN before.content AS preceding
+}
+SET n.preceding = preceding
+"""
+
+# After memories were written or their text changed: their own places in their timelines.
+PRECEDING_AFTER_WRITE = """
+UNWIND $ids AS id
+MATCH (m:Memory {id: id, userId: $userId})
+WHERE m.sessionId IS NOT NULL
+WITH m.sessionId AS sessionId, m.createdAt AS at
+""" + REFRESH_PRECEDING
+
+# After memories were deleted: the places they held, as DELETE_MEMORIES returns them. The instant
+# travels as seconds and nanoseconds: a datetime sent back as a parameter carries a zone name
+# where the stored one has an offset, and the two then compare as different times.
+PRECEDING_AFTER_DELETE = """
+UNWIND $places AS place
+WITH place.sessionId AS sessionId, datetime({epochSeconds: place.seconds, nanosecond: place.nanosecond}) AS at
+""" + REFRESH_PRECEDING
 
 # A promoted memory keeps the accesses that earned its promotion.
 CARRY_ACCESSES = """
@@ -176,7 +222,18 @@ def delete_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) ->
     if not ids:
         return [], []
     record = tx.run(DELETE_MEMORIES, userId=user_id, ids=list(ids)).single()
-    return (list(record["memoryIds"]), list(record["entityIds"])) if record else ([], [])
+    if not record:
+        return [], []
+    # What the deleted said lives on in no successor's preceding text.
+    if record["places"]:
+        tx.run(PRECEDING_AFTER_DELETE, userId=user_id, places=record["places"]).consume()
+    return list(record["memoryIds"]), list(record["entityIds"])
+
+
+def refresh_preceding_of(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> None:
+    """After ``ids`` were written or their text changed: their own preceding text and their successors'."""
+    if ids:
+        tx.run(PRECEDING_AFTER_WRITE, userId=user_id, ids=list(ids)).consume()
 
 
 def record_source(tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str) -> None:
@@ -241,6 +298,8 @@ def set_sketches(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:
     """Create memories from ready rows (id, content, embedding as list, createdAt ISO string, labels …)."""
     record = tx.run(CREATE_MEMORIES, rows=list(rows)).single()
+    for user_id in {row["userId"] for row in rows}:
+        refresh_preceding_of(tx, user_id, [row["id"] for row in rows if row["userId"] == user_id])
     return int(record["created"]) if record else 0
 
 

@@ -74,6 +74,8 @@ class Memory(StructuredNode):
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     content = StringProperty(required=True, fulltext_index=FulltextIndex(analyzer="english"))
     summary = StringProperty(fulltext_index=FulltextIndex(analyzer="english"))
+    # The text said right before it in its session, kept by REFRESH_PRECEDING (graph/memories.py).
+    preceding = StringProperty(fulltext_index=FulltextIndex(analyzer="english"))
     embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(similarity_function="cosine"))
     createdAt = DateTimeNeo4jFormatProperty(index=True)
     tier = StringProperty(choices={t.value: t.value for t in Tier}, index=True)

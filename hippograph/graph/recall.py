@@ -15,7 +15,8 @@ It runs in one read transaction and, in order:
    ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
-   ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword; its idf
+   ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword — in their
+   own text or, for a session memory, in the text said right before it (``preceding``); its idf
    comes from that count over the caller's memory count, a keyword held by more than
    ``termLimit`` of them is left out, and a memory's BM25 is the sum of the idfs of the
    keywords it holds: no statistic of another tenant's enters a score. The best

@@ -7,7 +7,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph.memories import MEMORY_FIELDS, SET_VECTORS
+from hippograph.graph.memories import MEMORY_FIELDS, SET_VECTORS, refresh_preceding_of
 
 MEMORY_FOR_UPDATE = """
 MATCH (m:Memory {id: $id, userId: $userId})
@@ -69,6 +69,8 @@ def update_memory(
         sketch=list(sketch) if sketch is not None else None, setSummary=set_summary, summary=summary,
         summaryTokens=summary_tokens, relevance=relevance,
     ).single()
+    if content is not None:
+        refresh_preceding_of(tx, user_id, [memory_id])
     return dict(record["memory"])
 
 

@@ -17,7 +17,7 @@ from hippograph.memory import documents
 from hippograph.memory.writing import knowledge
 from hippograph.memory.lifecycle.consolidation import consolidate
 from hippograph.memory.errors import NotFound
-from hippograph.memory.writing.forget import forget_project, forget_session, forget_user
+from hippograph.memory.writing.forget import forget_memory, forget_project, forget_session, forget_user
 from hippograph.memory.recall.query import recall
 from hippograph.memory.lifecycle.sessions import end_session, start_session
 from hippograph.memory.writing.store import MemoryInput, remember
@@ -109,6 +109,20 @@ def test_facts_keep_their_session_and_turn_positions_after_the_turns_are_gone(cl
     by_word = {word: fact["turns"] for fact in facts for word in FORGOTTEN_WORDS if word in fact["content"].lower()}
     assert by_word["quokkaverse"] == [f"s1#{positions[1]}"] and by_word["zebrafinch"] == [f"s1#{positions[2]}"]
     assert promoted[0]["sessions"] == ["s1"] and promoted[0]["turns"] == []
+
+
+def test_forgetting_one_memory_takes_its_text_from_the_memory_said_after_it(clean_db: Services) -> None:
+    # The memory after a forgotten one kept its text as what was said before it (memory_text indexes that).
+    texts = ["Ana: the invoice export runs nightly", "Ben: the narwhalic queue drains at noon",
+             "Ana: and the ledger goes to the archive bucket"]
+    stored = [remember(clean_db, S1, MemoryInput(text, Tier.SESSION, kind="note"), now=T0 + timedelta(minutes=i))
+              for i, text in enumerate(texts)]
+    preceding = "MATCH (m:Memory {id: $id}) RETURN m.preceding AS preceding"
+    assert rows(clean_db, preceding, id=stored[2].id) == [{"preceding": texts[1]}]
+    forget_memory(clean_db, "alice", stored[1].id)
+    assert traces(clean_db, ["narwhalic"]) == set()
+    assert rows(clean_db, preceding, id=stored[2].id) == [{"preceding": texts[0]}]
+    assert rows(clean_db, preceding, id=stored[0].id) == [{"preceding": None}]
 
 
 def test_forgetting_a_session_leaves_nothing_of_it(clean_db: Services) -> None:

@@ -19,6 +19,7 @@ from hippograph.graph.memories import create_memories
 from hippograph.graph.recall import RelationBranch
 from hippograph.memory.recall.profiles import PROFILES, Budget, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import Mode, recall
+from hippograph.memory.writing import updates
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
@@ -330,6 +331,28 @@ def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None
     assert by_id[ids["answer"]].neighbour == pytest.approx(1.0)
     assert by_id[ids["before"]].neighbour == pytest.approx(profile.neighbours.preceding_share)
     assert ids["elsewhere"] not in by_id or by_id[ids["elsewhere"]].neighbour == 0.0
+
+
+def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Services) -> None:
+    answer = "Bo: wonderful, we ate pastries every morning"
+    ids = write(clean_db, [
+        {"key": "question", "content": "Ana: how was the trip to Lisbon?", "tier": "SESSION", "age": 0.002},
+        {"key": "answer", "content": answer, "tier": "SESSION", "age": 0.001},
+        {"key": "elsewhere", "content": answer, "tier": "SESSION", "session": "s9", "age": 0.001},
+    ])
+    keyword_only = RecallProfile(name="keyword", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+                                 gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS))
+
+    def found(query: str) -> dict[str, float]:
+        ranked = recall(clean_db, query, Scope("u1"), "critical", keyword_only, now=NOW, record_access=False).ranked
+        return {key: c.components.keyword for key, memory_id in ids.items() for c in ranked if c.id == memory_id}
+
+    # The answer holds no word of the query; the turn before it does. The same words in another session do not.
+    assert found("the Lisbon trip") == {"question": pytest.approx(1.0), "answer": pytest.approx(1.0)}
+    # Edited, the question's new words reach the answer, and its old ones leave it.
+    updates.update_memory(clean_db, "u1", ids["question"], content="Ana: how was the trip to Porto?")
+    assert found("Lisbon") == {}
+    assert set(found("Porto")) == {"question", "answer"}
 
 
 def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services) -> None:

@@ -29,7 +29,8 @@ The components, each in [0, 1]:
 
 * ``vector`` — cosine similarity of query and memory embeddings, clamped at 0.
 * ``keyword`` — the memory's BM25 score for the query's keywords (the idf of each
-  keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``) divided
+  keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``; a session
+  memory holds the words of the text said right before it too, as an answer its question's) divided
   by the best BM25 score among the caller's in-scope keyword hits (per-branch max
   normalisation, as neo4j-graphrag's hybrid query does): the best keyword match
   in scope scores 1, a memory matching no keyword 0.

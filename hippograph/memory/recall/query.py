@@ -35,8 +35,9 @@ from hippograph.memory.services import Services
 from hippograph.reranking import CrossEncoder
 
 ELLIPSIS = "…"
-# The text fields of the memory_text and entity_name full-text indexes (migration V0005).
-MEMORY_TEXT_FIELDS = ("content", "summary")
+# The text fields of the memory_text and entity_name full-text indexes (migrations V0005, V0007): a
+# memory's own text and, for a session memory, the text said right before it.
+MEMORY_TEXT_FIELDS = ("content", "summary", "preceding")
 ENTITY_NAME_FIELDS = ("name",)
 
 

@@ -11,7 +11,11 @@ weights, the offline ranking is what recall returns with those weights.
 
 ``leave-one-conversation-out``: for each conversation, weights fitted on the
 others are scored on it alone; the pooled result says how the weights do on a
-conversation they were not fitted on.
+conversation they were not fitted on. Each signal is checked the same way with
+it left out and the others refitted (``without``): what it earns held out.
+``reliability``: held out, the share of relevant candidates per band of the
+score — whether a score above the 0.3 / 0.5 gates is as likely relevant as the
+gates assume.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from hippograph.memory.services import Services
 
 STEP = 0.05
 SIGNALS = ("vector", "keyword", "recency", "relation")
+# Bands of the hybrid score for the reliability table: the gates sit at 0.3 and 0.5.
+BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
 
 
 @dataclass
@@ -101,13 +107,39 @@ def evaluate(rows: Sequence[Rows], weights: Sequence[float], floor: float = floa
     return {k: v / len(rows) for k, v in totals.items()} if rows else totals
 
 
+def reliability(rows: Sequence[Rows], folds: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Held out, per band of the weighted sum (each fold's weights fitted on the other conversations): how
+    many candidates scored in it and the share of them that were relevant."""
+    scores, relevant = [], []
+    for fold in folds:
+        weights = np.asarray([fold["weights"][signal] for signal in SIGNALS], dtype=np.float64)
+        for r in rows:
+            if r.conversation == fold["held_out"] and len(r.features):
+                scores.append(r.features @ weights)
+                relevant.append(r.relevant)
+    s, y = np.concatenate(scores), np.concatenate(relevant)
+    bands = []
+    for low, high in zip(BANDS, BANDS[1:]):
+        inside = (s > low) & (s <= high)
+        if inside.any():
+            bands.append({"from": low, "to": high, "candidates": int(inside.sum()),
+                          "relevant": round(float(y[inside].mean()), 4)})
+    return bands
+
+
 def objective(scores: dict[str, float]) -> float:
     return scores["recall@10"] + scores["hit@1"] + scores["ndcg@5"]
 
 
-def best_weights(rows: Sequence[Rows], step: float = STEP) -> tuple[tuple[float, ...], dict[str, float]]:
+def best_weights(
+    rows: Sequence[Rows], step: float = STEP, without: str | None = None,
+) -> tuple[tuple[float, ...], dict[str, float]]:
+    """The grid point with the best objective on ``rows``; ``without`` a signal, among points giving it 0."""
+    left_out = SIGNALS.index(without) if without is not None else None
     best: tuple[float, tuple[float, ...], dict[str, float]] | None = None
     for weights in grid(step):
+        if left_out is not None and weights[left_out] > 0:
+            continue
         scores = evaluate(rows, weights)
         if best is None or objective(scores) > best[0] + 1e-12:
             best = (objective(scores), weights, scores)
@@ -115,26 +147,39 @@ def best_weights(rows: Sequence[Rows], step: float = STEP) -> tuple[tuple[float,
     return best[1], best[2]
 
 
-def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
-    """Weights fitted on all rows, and a leave-one-conversation-out check."""
-    weights, in_sample = best_weights(rows, step)
+def held_out(
+    rows: Sequence[Rows], floor: float, step: float = STEP, without: str | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Leave one conversation out: per fold the weights fitted on the others and their scores on it, and
+    the scores pooled over questions."""
     folds, pooled = [], []
-    for held_out in sorted({r.conversation for r in rows}):
-        train = [r for r in rows if r.conversation != held_out]
-        test = [r for r in rows if r.conversation == held_out]
-        fold_weights, _ = best_weights(train, step)
+    for conversation in sorted({r.conversation for r in rows}):
+        train = [r for r in rows if r.conversation != conversation]
+        test = [r for r in rows if r.conversation == conversation]
+        fold_weights, _ = best_weights(train, step, without)
         fold_scores = evaluate(test, fold_weights, floor)
-        folds.append({"held_out": held_out, "questions": len(test), "weights": dict(zip(SIGNALS, fold_weights)),
+        folds.append({"held_out": conversation, "questions": len(test), "weights": dict(zip(SIGNALS, fold_weights)),
                       "results": _round(fold_scores)})
         pooled.extend([fold_scores] * len(test))
+    return folds, _round(metrics.mean_scores(pooled))
+
+
+def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
+    """Weights fitted on all rows, a leave-one-conversation-out check (with what a score means held
+    out), and the same check with each signal left out in turn (the others refitted): what each
+    signal earns on conversations it was not fitted on."""
+    weights, _ = best_weights(rows, step)
+    folds, pooled = held_out(rows, floor, step)
     return {
         "weights": dict(zip(SIGNALS, weights)),
         "objective": "mean recall@10 + hit@1 + ndcg@5",
         "grid_step": step,
         "questions": len(rows),
         "in_sample": _round(evaluate(rows, weights, floor)),
-        "leave_one_conversation_out": _round(metrics.mean_scores(pooled)),
+        "leave_one_conversation_out": pooled,
         "folds": folds,
+        "reliability": reliability(rows, folds),
+        "without": {signal: held_out(rows, floor, step, signal)[1] for signal in SIGNALS},
         "floor": floor,
     }
 

@@ -33,6 +33,9 @@ def write(out: Path, kind: str, result: dict[str, Any]) -> list[Path]:
     elif kind == "latency":
         _latency_plot(result, plot)
         written.append(plot)
+    elif kind == "fit" and "without" in result:
+        _ablation_plot(result, plot)
+        written.append(plot)
     page = out.with_suffix(".md")
     page.write_text(f"# {kind}\n\n" + section(kind, result, plot.name if plot in written else None))
     written.append(page)
@@ -62,7 +65,7 @@ def section(kind: str, result: dict[str, Any], plot: str | None) -> str:
     if kind == "locomo":
         return _locomo_section(result, plot)
     if kind == "fit":
-        return _fit_section(result)
+        return _fit_section(result, plot)
     return _latency_section(result, plot)
 
 
@@ -137,7 +140,7 @@ def _count_cell(cell: dict[str, float] | None) -> str:
     return f"{cell['questions']} / {cell['precision']:.3f}" if "precision" in cell else str(cell["questions"])
 
 
-def _fit_section(result: dict[str, Any]) -> str:
+def _fit_section(result: dict[str, Any], plot: str | None) -> str:
     w = result["weights"]
     folds = result.get("folds", [])
     text = [
@@ -161,6 +164,25 @@ def _fit_section(result: dict[str, Any]) -> str:
             [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()),
              f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
         ]))
+    if "reliability" in result:
+        text.append("What a hybrid score means: held out (each fold's weights fitted on the other conversations), "
+                    "per band of the score, how many candidates scored in it and the share of them that were "
+                    "relevant. The gates read a score above 0.5 as worth the full entry and above 0.3 as worth its "
+                    "summary; a share far under the band is a score that is not a probability:\n")
+        text.append(_table(["hybrid score", "candidates", "share relevant"], [
+            [f"{b['from']}–{b['to']}", b["candidates"], b["relevant"]] for b in result["reliability"]
+        ]))
+    if "without" in result:
+        held = result["leave_one_conversation_out"]
+        text.append("What each signal earns: the same held-out check with that signal left out and the others "
+                    "refitted; the change is what leaving it out costs (negative: the signal helps):\n")
+        text.append(_table(["left out", *METRICS, "change in recall@10", "in hit@1", "in ndcg@5"], [
+            [signal, *(scores[k] for k in METRICS),
+             *(round(scores[k] - held[k], 4) for k in ("recall@10", "hit@1", "ndcg@5"))]
+            for signal, scores in result["without"].items()
+        ]))
+        if plot:
+            text.append(f"![what each signal earns, held out]({plot})\n")
     return "\n".join(text)
 
 
@@ -233,6 +255,33 @@ def _locomo_plot(result: dict[str, Any], path: Path) -> None:
     ax.set_ylabel("score")
     ax.set_title(f"LoCoMo recall quality ({result['questions']} questions, {result['model']})")
     ax.legend(ncol=len(methods), fontsize=8, loc="upper left")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _ablation_plot(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    held = result["leave_one_conversation_out"]
+    shown = ("recall@10", "hit@1", "ndcg@5")
+    signals = list(result["without"])
+    x = np.arange(len(signals))
+    width = 0.8 / len(shown)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    for i, metric in enumerate(shown):
+        gains = [held[metric] - result["without"][signal][metric] for signal in signals]
+        ax.bar(x + i * width - 0.4 + width / 2, gains, width, label=metric)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(x, signals)
+    ax.set_ylabel("held-out score with it − without it")
+    ax.set_title("What each hybrid signal earns (leave one conversation out)")
+    ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

@@ -16,7 +16,7 @@ It runs in one read transaction and, in order:
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
    ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword — in their
-   own text or, for a session memory, in the text said right before it (``preceding``); its idf
+   own text or, with ``KeywordBranch.preceding``, in the text said right before a session memory; its idf
    comes from that count over the caller's memory count, a keyword held by more than
    ``termLimit`` of them is left out, and a memory's BM25 is the sum of the idfs of the
    keywords it holds: no statistic of another tenant's enters a score. The best
@@ -288,10 +288,12 @@ class VectorBranch:
 @dataclass(frozen=True)
 class KeywordBranch:
     """``KEYWORD_BRANCH``: the best ``k`` in scope; a keyword held by more than ``term_limit`` of the
-    caller's memories is left out."""
+    caller's memories is left out; with ``preceding`` a session memory holds the keywords of the text
+    said right before it too (memory_text's ``preceding`` field)."""
 
     k: int = 100
     term_limit: int = 1000
+    preceding: bool = False
 
     def parameters(self) -> dict[str, Any]:
         return {"keywordK": self.k, "termLimit": self.term_limit}

@@ -26,7 +26,7 @@ def test_fulltext_indexes_exist(services: Services) -> None:
     ).records
     found = {r["name"]: (r["labelsOrTypes"], r["properties"]) for r in records}
     # userId too, so that a search can be kept to one user's nodes (migration V0005).
-    assert found["memory_text"] == (["Memory"], ["content", "summary", "userId"])
+    assert found["memory_text"] == (["Memory"], ["content", "summary", "preceding", "userId"])
     assert found["entity_name"] == (["Entity"], ["name", "userId"])
 
 

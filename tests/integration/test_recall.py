@@ -340,15 +340,18 @@ def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Se
         {"key": "answer", "content": answer, "tier": "SESSION", "age": 0.001},
         {"key": "elsewhere", "content": answer, "tier": "SESSION", "session": "s9", "age": 0.001},
     ])
-    keyword_only = RecallProfile(name="keyword", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
-                                 gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS))
+    own_text = RecallProfile(name="keyword", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+                             gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS))
+    with_preceding = own_text.with_(preceding=True)
 
-    def found(query: str) -> dict[str, float]:
-        ranked = recall(clean_db, query, Scope("u1"), "critical", keyword_only, now=NOW, record_access=False).ranked
+    def found(query: str, profile: RecallProfile = with_preceding) -> dict[str, float]:
+        ranked = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
         return {key: c.components.keyword for key, memory_id in ids.items() for c in ranked if c.id == memory_id}
 
     # The answer holds no word of the query; the turn before it does. The same words in another session do not.
     assert found("the Lisbon trip") == {"question": pytest.approx(1.0), "answer": pytest.approx(1.0)}
+    assert found("the Lisbon trip", own_text) == {"question": pytest.approx(1.0)}
+    assert PROFILES["hybrid"].keyword.preceding
     # Edited, the question's new words reach the answer, and its old ones leave it.
     updates.update_memory(clean_db, "u1", ids["question"], content="Ana: how was the trip to Porto?")
     assert found("Lisbon") == {}

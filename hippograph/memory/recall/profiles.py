@@ -29,8 +29,8 @@ The components, each in [0, 1]:
 
 * ``vector`` — cosine similarity of query and memory embeddings, clamped at 0.
 * ``keyword`` — the memory's BM25 score for the query's keywords (the idf of each
-  keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``; a session
-  memory holds the words of the text said right before it too, as an answer its question's) divided
+  keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``; in hybrid a
+  session memory holds the words of the text said right before it too, as an answer its question's) divided
   by the best BM25 score among the caller's in-scope keyword hits (per-branch max
   normalisation, as neo4j-graphrag's hybrid query does): the best keyword match
   in scope scores 1, a memory matching no keyword 0.
@@ -245,6 +245,8 @@ def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
 
 
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
+# preceding: a session memory holds the keywords said right before it (an answer its question's);
+# the single-signal rankings keep to a memory's own text, where an answer would tie with its question.
 # keyword_k 300: a memory found by its vector but past the keyword branch's cut would score
 # keyword 0 however many of the query's words it holds; seed_k 5: only the strongest direct
 # matches lend relation to their neighbours. Both were chosen on the same data.
@@ -252,7 +254,7 @@ HYBRID = RecallProfile(
     name="hybrid",
     weights=fitted_weights(),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
-    keyword=KeywordBranch(k=300),
+    keyword=KeywordBranch(k=300, preceding=True),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),
     neighbours=NeighbourBranch(seed_k=5),
 )

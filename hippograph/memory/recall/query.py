@@ -37,7 +37,8 @@ from hippograph.reranking import CrossEncoder
 ELLIPSIS = "…"
 # The text fields of the memory_text and entity_name full-text indexes (migrations V0005, V0007): a
 # memory's own text and, for a session memory, the text said right before it.
-MEMORY_TEXT_FIELDS = ("content", "summary", "preceding")
+MEMORY_TEXT_FIELDS = ("content", "summary")
+PRECEDING_TEXT_FIELD = "preceding"
 ENTITY_NAME_FIELDS = ("name",)
 
 
@@ -174,6 +175,7 @@ def build_query(
 ) -> recall_cypher.RecallQuery:
     """The recall statement for a profile, scope and query: the profile's branch settings as they are."""
     keywords = lucene.keywords(query)
+    text_fields = MEMORY_TEXT_FIELDS + ((PRECEDING_TEXT_FIELD,) if profile.keyword.preceding else ())
     return recall_cypher.RecallQuery(
         user_id=scope.user_id,
         project_id=scope.project_id,
@@ -181,7 +183,7 @@ def build_query(
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
         sketch=sketch,
-        memory_text_queries=[lucene.owned_query(scope.user_id, [word], MEMORY_TEXT_FIELDS) for word in keywords],
+        memory_text_queries=[lucene.owned_query(scope.user_id, [word], text_fields) for word in keywords],
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
         query_words=lucene.words(query),
         now=now,

@@ -236,66 +236,62 @@ def _gib(value: int | None) -> str:
     return "-" if value is None else f"{value / 2**30:.2f}"
 
 
-def _locomo_plot(result: dict[str, Any], path: Path) -> None:
+def _pyplot() -> Any:
+    """matplotlib's pyplot drawing into files (no display), imported only when a plot is made."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _grouped_bars(ax: Any, groups: list[str], series: dict[str, list[float]]) -> None:
+    """One bar per series in each group, side by side."""
     import numpy as np
 
+    x = np.arange(len(groups))
+    width = 0.8 / max(len(series), 1)
+    for i, (label, values) in enumerate(series.items()):
+        ax.bar(x + i * width - 0.4 + width / 2, values, width, label=label)
+    ax.set_xticks(x, groups)
+
+
+def _save(fig: Any, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    _pyplot().close(fig)
+
+
+def _locomo_plot(result: dict[str, Any], path: Path) -> None:
     methods = list(result["results"])
-    x = np.arange(len(METRICS))
-    width = 0.8 / max(len(methods), 1)
-    fig, ax = plt.subplots(figsize=(9, 4.2))
-    for i, method in enumerate(methods):
-        values = [result["results"][method][k] for k in METRICS]
-        ax.bar(x + i * width - 0.4 + width / 2, values, width, label=method)
-    ax.set_xticks(x, METRICS)
+    fig, ax = _pyplot().subplots(figsize=(9, 4.2))
+    _grouped_bars(ax, list(METRICS), {m: [result["results"][m][k] for k in METRICS] for m in methods})
     ax.set_ylim(0, 1)
     ax.set_ylabel("score")
     ax.set_title(f"LoCoMo recall quality ({result['questions']} questions, {result['model']})")
     ax.legend(ncol=len(methods), fontsize=8, loc="upper left")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def _ablation_plot(result: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
     held = result["leave_one_conversation_out"]
-    shown = ("recall@10", "hit@1", "ndcg@5")
     signals = list(result["without"])
-    x = np.arange(len(signals))
-    width = 0.8 / len(shown)
-    fig, ax = plt.subplots(figsize=(8, 4))
-    for i, metric in enumerate(shown):
-        gains = [held[metric] - result["without"][signal][metric] for signal in signals]
-        ax.bar(x + i * width - 0.4 + width / 2, gains, width, label=metric)
+    fig, ax = _pyplot().subplots(figsize=(8, 4))
+    _grouped_bars(ax, signals, {metric: [held[metric] - result["without"][signal][metric] for signal in signals]
+                                for metric in ("recall@10", "hit@1", "ndcg@5")})
     ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(x, signals)
     ax.set_ylabel("held-out score with it − without it")
     ax.set_title("What each hybrid signal earns (leave one conversation out)")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def _latency_plot(result: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     sizes = result["sizes"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (left, right) = _pyplot().subplots(1, 2, figsize=(10, 4))
     for name in result["classes"]:
         classes = [result["by_size"][str(s)]["classes"][name] for s in sizes]
         left.plot(sizes, [c["recall_ms"]["p95"] for c in classes], "-o", label=f"{name} tenants")
@@ -310,6 +306,4 @@ def _latency_plot(result: dict[str, Any], path: Path) -> None:
     for ax in (left, right):
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    _save(fig, path)

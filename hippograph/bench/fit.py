@@ -118,9 +118,11 @@ def reliability(rows: Sequence[Rows], folds: Sequence[dict[str, Any]]) -> list[d
                 scores.append(r.features @ weights)
                 relevant.append(r.relevant)
     s, y = np.concatenate(scores), np.concatenate(relevant)
+    # Band i holds the scores in (BANDS[i - 1], BANDS[i]]; the first band holds a score of 0 too.
+    band = np.clip(np.searchsorted(BANDS, s, side="left"), 1, len(BANDS) - 1)
     bands = []
-    for low, high in zip(BANDS, BANDS[1:]):
-        inside = (s > low) & (s <= high)
+    for i, (low, high) in enumerate(zip(BANDS, BANDS[1:]), start=1):
+        inside = band == i
         if inside.any():
             bands.append({"from": low, "to": high, "candidates": int(inside.sum()),
                           "relevant": round(float(y[inside].mean()), 4)})

@@ -15,6 +15,7 @@ def rows(seed: int = 7) -> list[Rows]:
         for _ in range(12):
             features = rng.uniform(0.0, 0.6, size=(10, len(SIGNALS)))
             features[0, 0] = 0.9
+            features[9] = 0.0  # a candidate no signal found still counts in the lowest band
             made.append(Rows(conversation, {"d0"}, [f"d{i}" for i in range(10)], features))
     return made
 

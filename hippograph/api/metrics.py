@@ -6,9 +6,15 @@ tests do that — never share or clash.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
+
+from hippograph.memory.services import WriteCounts
 
 # Seconds: a GraphQL operation is a few ms to a few seconds (embedding on CPU).
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -44,6 +50,10 @@ class Metrics:
             "hippograph_subscriptions", "Open memoryEvents subscriptions.", registry=self.registry,
         )
 
+    def watch_writes(self, counts: WriteCounts) -> None:
+        """The write path's own counts (``Services.write_counts``), read at each scrape."""
+        self.registry.register(_WriteCollector(counts))
+
     def operation(self, name: str, seconds: float, failed: bool) -> None:
         self.operations.labels(name, "error" if failed else "ok").observe(seconds)
 
@@ -58,6 +68,19 @@ class Metrics:
 
     def request(self, route: str, status: int, seconds: float) -> None:
         self.http.labels(route, f"{status // 100}xx").observe(seconds)
+
+
+class _WriteCollector(Collector):
+    def __init__(self, counts: WriteCounts) -> None:
+        self._counts = counts
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily("hippograph_write_groups", "Transactions that committed a group of remembered "
+                                  "writes (writes that arrive together commit together).", value=self._counts.groups)
+        yield CounterMetricFamily("hippograph_grouped_writes", "Remembered writes committed in those groups.",
+                                  value=self._counts.writes)
+        yield CounterMetricFamily("hippograph_write_retries", "Write transactions Neo4j made run again (a deadlock "
+                                  "or another transient error), retried inside the service.", value=self._counts.retries)
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -52,6 +52,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--clients", type=int, default=32, help="concurrent clients (default 32)")
     api.add_argument("--seconds", type=float, default=60, help="duration of the concurrent phase (default 60)")
     api.add_argument("--queries", type=int, default=300, help="single-client recalls timed (default 300)")
+    api.add_argument("--write-seconds", type=float, default=30, help="duration of each writers-only case "
+                                                                     "(1 user × 8 clients, 1 × 32, 32 × 32; default 30, 0 skips them)")
     api.add_argument("--data", action="append", required=True, metavar="FILE", help="LoCoMo-format texts and questions (repeatable)")
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
 
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph.bench import api, latency
 
             result = api.run(services, args.memories, args.clients, args.seconds, args.data,
-                             args.queries, progress=progress)
+                             args.queries, args.write_seconds, progress=progress)
         else:
             from hippograph.bench import latency
 

@@ -64,18 +64,27 @@ from hippograph.memory.writing.forget import forget_project
 
 BENCH_USER = user_id(1)
 PROJECT_PREFIX = "api-bench-"
-# The server's project capacity during the run: far above what any run writes, so
+# The server's project and session capacities during the run: far above what any run writes, so
 # compression never deletes an acknowledged write (which would be by design, not a loss).
 PROJECT_CAPACITY = 100_000_000
+# Writers only: (users, clients) per case, each client one of the users' keys in turn; writes spread
+# over one project's PROJECT tier and this many of its sessions.
+WRITER_CASES = ((1, 8), (1, 32), (32, 32))
+WRITER_SESSIONS = 8
+WRITER_TARGETS = {"one_user_32_clients_writes_per_s": 80.0, "one_user_32_clients_p95_ms": 600.0,
+                  "one_user_8_clients_p95_ms": 150.0, "one_user_share_of_many_users": 0.9}
 THREAD_ENV = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "TORCH_NUM_THREADS")
 
 
-def found_writes(acknowledged: Mapping[str, str | None], records: Iterable[Mapping[str, Any]], user: str) -> set[str]:
-    """The acknowledged ids among ``records`` (id, userId, content) that are ``user``'s and hold their marker."""
+def found_writes(
+    acknowledged: Mapping[str, str | None], records: Iterable[Mapping[str, Any]], owners: Mapping[str, str],
+) -> set[str]:
+    """The acknowledged ids among ``records`` (id, userId, content) that belong to the user they were
+    acknowledged to (``owners``: id → user) and hold their marker."""
     found = set()
     for r in records:
         marker = acknowledged.get(r["id"])
-        if marker is not None and r["userId"] == user and f"[{marker}]" in (r["content"] or ""):
+        if marker is not None and r["userId"] == owners.get(r["id"]) and f"[{marker}]" in (r["content"] or ""):
             found.add(r["id"])
     return found
 
@@ -91,13 +100,14 @@ def run(
     seconds: float,
     data: Sequence[str | Path],
     queries: int = 300,
+    write_seconds: float = 30.0,
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Build or reuse the store, serve it, load it, check the writes; the JSON result."""
     if memories < USERS:
         raise ValueError(f"--memories must be at least {USERS} (the store spreads over {USERS} users)")
-    if clients < 1 or seconds <= 0 or queries < 1:
-        raise ValueError("--clients, --seconds and --queries must be positive")
+    if clients < 1 or seconds <= 0 or queries < 1 or write_seconds < 0:
+        raise ValueError("--clients, --seconds and --queries must be positive, --write-seconds not negative")
     conversations = load(data)
     questions = list(dict.fromkeys(q.text for c in conversations for q in c.questions))
     random.Random(5).shuffle(questions)
@@ -110,10 +120,12 @@ def run(
     if (reason := services.readiness()) is not None:
         raise RuntimeError(f"the store is not ready to serve: {reason}")
     # A crashed earlier run may have left writes; they must not count as store.
-    leftovers = _cleanup(services, None)
+    leftovers = _cleanup(services, [user_id(k + 1) for k in range(max(u for u, _ in WRITER_CASES))], [])
     store = _ensure_store(services, memories, turns, progress)
     bench_user_memories = owned(services, PROJECT_PREFIX)[BENCH_USER]
-    issued = keys.create_key(services.driver, services.database, BENCH_USER, keys.Role.USER)
+    writer_users = [user_id(k + 1) for k in range(max(users for users, _ in WRITER_CASES))]
+    issued_all = {user: keys.create_key(services.driver, services.database, user, keys.Role.USER) for user in writer_users}
+    issued = issued_all[BENCH_USER]
     result: dict[str, Any] = {
         "when": started.isoformat(timespec="seconds"),
         "model": services.embedder.name,
@@ -146,8 +158,9 @@ def run(
         with served(log, progress) as (base, ready_s):
             # Thread settings the server inherited change its embedding latency a lot on 2 cores: say which held.
             threads = {name: os.environ[name] for name in THREAD_ENV if name in os.environ}
-            result["server"] = {"ready_seconds": round(ready_s, 1),
-                                "env": {"HIPPOGRAPH_PROJECT_CAPACITY": PROJECT_CAPACITY, **threads}}
+            result["server"] = {"ready_seconds": round(ready_s, 1), "document_vectors": services.settings.document_vectors,
+                                "env": {"HIPPOGRAPH_PROJECT_CAPACITY": PROJECT_CAPACITY,
+                                        "HIPPOGRAPH_SESSION_CAPACITY": PROJECT_CAPACITY, **threads}}
             # The machine is shared: its load beside each phase says how far the figures are the code's own.
             result["load_average"] = {"before_single": _load()}
             single_questions = questions[:WARM_UP + queries]
@@ -158,13 +171,20 @@ def run(
                      f"p95 {result['single']['latency_ms']['p95']} ms, p99 {result['single']['latency_ms']['p99']} ms")
             result["load_average"]["before_concurrent"] = _load()
             samples, elapsed = concurrent(
-                base, issued.secret, clients, seconds, questions[WARM_UP + queries:] or questions,
+                base, [issued.secret] * clients, seconds, questions[WARM_UP + queries:] or questions,
                 turns, project, run_id, progress,
             )
             result["load_average"]["after_concurrent"] = _load()
+            if write_seconds:
+                result["writers"] = [
+                    _writers(services, base, [issued_all[u] for u in writer_users[:users]], clients_of_case,
+                             write_seconds, turns, f"{project}-w{users}x{clients_of_case}", run_id, progress)
+                    for users, clients_of_case in WRITER_CASES
+                ]
+                result["writer_targets"] = WRITER_TARGETS
         result["concurrent"] = {"clients": clients, "seconds": seconds, "write_share": WRITE_SHARE,
                                 **summarise(samples, elapsed)}
-        result["writes"] = _verify(services, samples, project)
+        result["writes"] = _verify(services, samples, project, lambda _: BENCH_USER)
         c = result["concurrent"]
         # The server's log is kept only when something went wrong (the progress line names it).
         shutil.rmtree(log.parent, ignore_errors=True)
@@ -173,9 +193,32 @@ def run(
                  f"{c['errors']['total']} errors; writes acknowledged {result['writes']['acknowledged']}, "
                  f"found {result['writes']['found']}")
     finally:
-        result["cleanup"] = _cleanup(services, issued.record["id"])
+        result["cleanup"] = _cleanup(services, writer_users, [key.record["id"] for key in issued_all.values()])
         result["cleanup"]["store_left_for_reuse"] = True
     return result
+
+
+def _writers(
+    services: Services, base: str, issued: Sequence[keys.IssuedKey], clients: int, seconds: float,
+    turns: Sequence[str], project: str, run_id: str, progress: Callable[[str], None],
+) -> dict[str, Any]:
+    """Writes only: ``clients`` clients over the users of ``issued`` in turn, into ``project``'s
+    PROJECT tier and WRITER_SESSIONS of its sessions; throughput, latency, errors, every write checked."""
+    owner = [issued[i % len(issued)].record["userId"] for i in range(clients)]
+    samples, elapsed = concurrent(
+        base, [issued[i % len(issued)].secret for i in range(clients)], seconds, [], turns, project,
+        f"{run_id}-{len(issued)}x{clients}", progress, write_share=1.0, sessions=WRITER_SESSIONS,
+    )
+    summary = summarise(samples, elapsed)
+    case = {"users": len(issued), "clients": clients, "seconds": seconds, "sessions": WRITER_SESSIONS,
+            "elapsed_s": summary["elapsed_s"], "remember": summary["by_kind"]["remember"], "errors": summary["errors"],
+            "writes": _verify(services, samples, project, lambda client: owner[client]),
+            "load_average_after": _load()}
+    r = case["remember"]
+    progress(f"writers, {len(issued)} user(s) × {clients} clients: {r['throughput_rps']} writes/s, "
+             f"p50 {r['latency_ms'].get('p50')} ms, p95 {r['latency_ms'].get('p95')} ms, {r['errors']} errors; "
+             f"acknowledged {case['writes']['acknowledged']}, found {case['writes']['found']}")
+    return case
 
 
 def _ensure_store(services: Services, memories: int, turns: Sequence[str], progress: Callable[[str], None]) -> dict[str, Any]:
@@ -198,7 +241,8 @@ def _ensure_store(services: Services, memories: int, turns: Sequence[str], progr
 @contextmanager
 def served(log: Path, progress: Callable[[str], None]) -> Iterator[tuple[str, float]]:
     """The benchmark's server: capacities raised so that nothing it writes is compressed away."""
-    with running_server(log, {"HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY)}) as server:
+    with running_server(log, {"HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY),
+                              "HIPPOGRAPH_SESSION_CAPACITY": str(PROJECT_CAPACITY)}) as server:
         progress(f"hippograph serve on {server.base} (pid {server.process.pid}, log {log})")
         yield server.base, server.ready_seconds
     progress(f"hippograph serve stopped (exit {server.process.returncode})")
@@ -209,18 +253,21 @@ def _load() -> list[float]:
     return [round(v, 2) for v in os.getloadavg()]
 
 
-def _verify(services: Services, samples: Sequence[Sample], project: str) -> dict[str, Any]:
-    """Every acknowledged write looked up by id: found when it exists, is the user's and holds its marker."""
-    acknowledged = {s.outcome.memory_id: s.marker for s in samples
-                    if s.kind == "remember" and s.outcome.memory_id and s.outcome.error is None}
+def _verify(services: Services, samples: Sequence[Sample], project: str, owner: Callable[[int], str]) -> dict[str, Any]:
+    """Every acknowledged write looked up by id: found when it exists, is its client's user's
+    (``owner``) and holds its marker."""
+    written = [s for s in samples if s.kind == "remember" and s.outcome.memory_id and s.outcome.error is None]
+    acknowledged = {s.outcome.memory_id: s.marker for s in written}
+    owners = {s.outcome.memory_id: owner(s.client) for s in written}
     deleted = {d for s in samples for d in s.outcome.deleted}
     found: set[str] = set()
     ids = list(acknowledged)
     with services.driver.session(database=services.database) as session:
         for start in range(0, len(ids), 1000):
             records = session.execute_read(inspection.memories_by_id, ids[start:start + 1000])
-            found |= found_writes(acknowledged, records, BENCH_USER)
-        in_project = session.execute_read(inspection.project_memory_count, BENCH_USER, project)
+            found |= found_writes(acknowledged, records, owners)
+        in_project = sum(session.execute_read(inspection.project_memory_count, user, project)
+                         for user in {owner(s.client) for s in samples})
     attempted = sum(1 for s in samples if s.kind == "remember")
     missing = sorted(set(ids) - found)
     return {
@@ -236,22 +283,24 @@ def _verify(services: Services, samples: Sequence[Sample], project: str) -> dict
     }
 
 
-def _cleanup(services: Services, key_id: str | None) -> dict[str, Any]:
-    """Forget the benchmark's projects (every run's, as a user forgets a project) and revoke this run's key."""
+def _cleanup(services: Services, users: Sequence[str], key_ids: Sequence[str]) -> dict[str, Any]:
+    """Forget the benchmark's projects of ``users`` (every run's, as a user forgets a project) and revoke this run's keys."""
     counts = {"projects": 0, "memories": 0, "entities": 0}
-    with services.driver.session(database=services.database) as session:
-        projects = session.execute_read(inspection.projects_named, BENCH_USER, PROJECT_PREFIX)
-    for project in projects:
-        try:
-            gone = forget_project(services, BENCH_USER, project, by="bench api")
-        except NotFound:  # forgotten meanwhile
-            continue
-        counts["projects"] += 1
-        counts["memories"] += gone.memories
-        counts["entities"] += gone.entities
-    if key_id is not None:
+    for user in users:
+        with services.driver.session(database=services.database) as session:
+            projects = session.execute_read(inspection.projects_named, user, PROJECT_PREFIX)
+        for project in projects:
+            try:
+                gone = forget_project(services, user, project, by="bench api")
+            except NotFound:  # forgotten meanwhile
+                continue
+            counts["projects"] += 1
+            counts["memories"] += gone.memories
+            counts["entities"] += gone.entities
+    for key_id in key_ids:
         keys.revoke_key(services.driver, services.database, key_id)
-        counts["api_keys_revoked"] = 1
+    if key_ids:
+        counts["api_keys_revoked"] = len(key_ids)
     return counts
 
 
@@ -297,9 +346,13 @@ def section(result: dict[str, Any], plot: str | None = None) -> str:
                     f"{writes['found']} found** in Neo4j by id ({writes['missing']} missing, "
                     f"{writes['deleted_by_compression']} removed by compression, "
                     f"{writes['stored_unacknowledged']} stored without acknowledgement).\n")
+    if result.get("writers"):
+        vectors = result.get("server", {}).get("document_vectors", "float32")
+        text.append(f"Memories encoded as {vectors} (`HIPPOGRAPH_DOCUMENT_VECTORS`).\n")
+        text.append(writers_section(result["writers"], result["writer_targets"]))
     env = {k: v for k, v in result.get("server", {}).get("env", {}).items() if k in THREAD_ENV}
     text.append("Server thread settings: " + (", ".join(f"`{k}={v}`" for k, v in env.items()) if env
-                                               else "none set (PyTorch's default: one intra-op thread per core)") + ".\n")
+                                               else "none set (torch threads per inference: `HIPPOGRAPH_EMBEDDING_THREADS`, default 1)") + ".\n")
     if result.get("load_average"):
         text.append("Load average of the 2-core machine (1/5/15 min): " + "; ".join(
             f"{when.replace('_', ' ')} {'/'.join(str(v) for v in values)}" for when, values in result["load_average"].items())
@@ -308,6 +361,34 @@ def section(result: dict[str, Any], plot: str | None = None) -> str:
         text.append("Afterwards the run's project was forgotten (" + ", ".join(
             f"{k}: {v}" for k, v in result["cleanup"].items() if k != "store_left_for_reuse")
             + "); the store is left for the next run to reuse.\n")
+    return "\n".join(text)
+
+
+def writers_section(cases: Sequence[Mapping[str, Any]], targets: Mapping[str, float]) -> str:
+    """The writers-only cases side by side, and how they stand against the targets."""
+    rows = []
+    for case in cases:
+        r, w = case["remember"], case["writes"]
+        lat = r["latency_ms"]
+        rows.append([f"{case['users']} user{'s' if case['users'] > 1 else ''}, {case['clients']} clients",
+                     r["requests"], r["throughput_rps"], lat.get("p50"), lat.get("p95"), lat.get("p99"), r["errors"],
+                     w["acknowledged"], w["found"], w["missing"]])
+    by = {(c["users"], c["clients"]): c["remember"] for c in cases}
+    text = [f"Writers only, {cases[0]['seconds']:g} s per case: each client sends `remember` after `remember`, in "
+            f"turn to one project's PROJECT tier and {cases[0]['sessions']} of its sessions; the clients use the "
+            "users' keys in turn. Every acknowledged write is then looked up by id, as its own user's.\n",
+            report._table(["case", "writes", "writes/s", "p50 ms", "p95 ms", "p99 ms", "errors", "acknowledged",
+                           "found", "missing"], rows)]
+    one32, one8, many = by.get((1, 32)), by.get((1, 8)), by.get((32, 32))
+    if one32 and one8 and many:
+        share = one32["throughput_rps"] / many["throughput_rps"] if many["throughput_rps"] else None
+        text.append(
+            f"Targets: one user at 32 clients ≥ {targets['one_user_32_clients_writes_per_s']:g} writes/s "
+            f"(measured {one32['throughput_rps']}) with p95 ≤ {targets['one_user_32_clients_p95_ms']:g} ms "
+            f"(measured {one32['latency_ms'].get('p95')}); one user at 8 clients p95 ≤ "
+            f"{targets['one_user_8_clients_p95_ms']:g} ms (measured {one8['latency_ms'].get('p95')}); one user within "
+            f"{1 - targets['one_user_share_of_many_users']:.0%} of 32 users' throughput (measured "
+            f"{'n/a' if share is None else f'{share:.2f}'} of it).\n")
     return "\n".join(text)
 
 

@@ -72,6 +72,7 @@ class Sample:
     outcome: Outcome
     marker: str | None = None
     repeat: bool = False
+    client: int = 0
 
 
 def spread(values: Sequence[float]) -> dict[str, float | int]:
@@ -137,6 +138,14 @@ def read_remember(status: int, body: Any) -> Outcome:
 def write_text(base: str, marker: str) -> str:
     """A distinct memory text: a LoCoMo turn and a marker no other write carries."""
     return f"{base} [{marker}]"
+
+
+def write_place(project: str, sessions: int, n: int) -> dict[str, str]:
+    """Where the n-th write goes: the project's PROJECT tier, or one of its ``sessions`` sessions, in turn."""
+    slot = n % (sessions + 1)
+    if slot == 0:
+        return {"tier": "PROJECT", "project": project}
+    return {"tier": "SESSION", "project": project, "session": f"{project}-s{slot}"}
 
 
 def summarise(samples: Sequence[Sample], elapsed_s: float) -> dict[str, Any]:
@@ -218,10 +227,13 @@ def single(base: str, secret: str, questions: Sequence[str], progress: Callable[
 
 
 def concurrent(
-    base: str, secret: str, clients: int, seconds: float, questions: Sequence[str], turns: Sequence[str],
-    project: str, run_id: str, progress: Callable[[str], None],
+    base: str, secrets: Sequence[str], seconds: float, questions: Sequence[str], turns: Sequence[str],
+    project: str, run_id: str, progress: Callable[[str], None], write_share: float = WRITE_SHARE, sessions: int = 0,
 ) -> tuple[list[Sample], float]:
-    """``clients`` threads, one httpx.Client each, until ``seconds`` have passed; every request sampled."""
+    """One thread per key in ``secrets`` (a client each, one httpx.Client) until ``seconds`` have passed;
+    every request sampled. A share ``write_share`` of requests are writes, to the project's PROJECT tier
+    or, with ``sessions``, spread over it and that many of its sessions (SESSION tier) in turn."""
+    clients = len(secrets)
     # Questions are handed out in order across clients, so each is asked once before any repeats
     # (a repeat may be answered by the server's embedding cache; the result counts them).
     lock = threading.Lock()
@@ -244,7 +256,7 @@ def concurrent(
     def work(index: int) -> None:
         rng = random.Random(1000 + index)
         mine = per_client[index]
-        with client(base, secret) as http:
+        with client(base, secrets[index]) as http:
             start.wait()
             t0, deadline = clock["t0"], clock["deadline"]
             for n in range(MAX_REQUESTS_PER_CLIENT):
@@ -252,10 +264,10 @@ def concurrent(
                 if now >= deadline:
                     break
                 marker, repeat = None, False
-                if rng.random() < WRITE_SHARE:
+                if rng.random() < write_share:
                     kind, marker = "remember", f"{run_id}-c{index}-w{n}"
                     variables = {"input": {"content": write_text(rng.choice(turns), marker),
-                                           "tier": "PROJECT", "project": project}}
+                                           **write_place(project, sessions, index + n)}}
                     query, read = REMEMBER, read_remember
                 else:
                     kind, query, read = "recall", RECALL, read_recall
@@ -265,7 +277,7 @@ def concurrent(
                     outcome = read(*post(http, query, variables))
                 except httpx.HTTPError as exc:
                     outcome = Outcome("transport", f"{type(exc).__name__}: {exc}"[:200])
-                mine.append(Sample(kind, now - t0, (time.perf_counter() - now) * 1000, outcome, marker, repeat))
+                mine.append(Sample(kind, now - t0, (time.perf_counter() - now) * 1000, outcome, marker, repeat, index))
 
     threads = [threading.Thread(target=work, args=(i,), name=f"bench-api-{i}", daemon=True) for i in range(clients)]
     for t in threads:

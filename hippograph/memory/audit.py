@@ -78,9 +78,15 @@ class AuditLog:
         detail: str | None = None,
     ) -> AuditEvent:
         """Log a write inside the writer's own transaction: both commit, or neither does."""
-        event = _new_event(user_id, operation, ids, detail)
-        audit_cypher.record_events(tx, [_row(event)])
-        return event
+        return self.record_all_in(tx, [(user_id, operation, ids, detail)])[0]
+
+    def record_all_in(
+        self, tx: ManagedTransaction, events: Sequence[tuple[str | None, str, Sequence[str], str | None]],
+    ) -> list[AuditEvent]:
+        """Log writes committed together (user, operation, ids, detail each) in one statement of their transaction."""
+        made = [_new_event(*event) for event in events]
+        audit_cypher.record_events(tx, [_row(event) for event in made])
+        return made
 
     def record(self, user_id: str | None, operation: str, ids: Sequence[str], detail: str | None = None) -> AuditEvent:
         """Log a read; the background writer stores it within :data:`FLUSH_INTERVAL` seconds."""

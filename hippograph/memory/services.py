@@ -1,12 +1,12 @@
 """The long-lived parts every operation needs, opened once and passed along: the driver, the
 embedder, the token counter, the audit log and the access recorder (both write in the background),
-and the cross-encoder when one is configured."""
+the cross-encoder when one is configured, and the queues that group concurrent writes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from neo4j import Driver
 
@@ -17,8 +17,25 @@ from hippograph.graph import database_info
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
+from hippograph.memory.grouping import Grouped
 from hippograph.memory.tokens import TokenCounter, token_counter
 from hippograph.reranking import CrossEncoder
+
+
+# The most writes one group carries: enough for every client of a busy server, small enough that
+# one group's transaction stays short.
+GROUP_LIMIT = 64
+
+
+@dataclass
+class WriteCounts:
+    """What grouped writes did since the service opened (``/metrics`` reads it): the transactions
+    committed, the writes they carried, and the times Neo4j made one run again (a deadlock or
+    another transient error; the driver retries it). Only the group running changes them."""
+
+    groups: int = 0
+    writes: int = 0
+    retries: int = 0
 
 
 @dataclass
@@ -30,6 +47,10 @@ class Services:
     audit: AuditLog
     access: AccessRecorder
     cross_encoder: CrossEncoder | None = None
+    # Writes that arrive together share one embedding pass and one transaction (``remember``).
+    embeddings: Grouped = field(default_factory=lambda: Grouped(GROUP_LIMIT))
+    writes: Grouped = field(default_factory=lambda: Grouped(GROUP_LIMIT))
+    write_counts: WriteCounts = field(default_factory=WriteCounts)
 
     @property
     def database(self) -> str:
@@ -59,7 +80,7 @@ def migration_parameters(embedder: Embedder) -> dict[str, object]:
 
 def open_embedder(settings: Settings) -> Embedder:
     return Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
-                    sketch_basis=settings.sketch_basis)
+                    sketch_basis=settings.sketch_basis, int8_documents=settings.document_vectors == "int8")
 
 
 @contextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -53,6 +54,25 @@ def test_metrics_in_prometheus_format(alice: Client, api_server: Server) -> None
     # Labels never carry request text: an unknown field is "invalid", not its name.
     alice.run("{ noSuchFieldXyz }")
     assert "noSuchFieldXyz" not in httpx.get(f"{api_server.base}/metrics").text
+
+
+def write_counts(api_server: Server) -> dict[str, float]:
+    wanted = ("hippograph_write_groups_total", "hippograph_grouped_writes_total", "hippograph_write_retries_total")
+    return {s.name: s.value for family in text_string_to_metric_families(httpx.get(f"{api_server.base}/metrics").text)
+            for s in family.samples if s.name in wanted}
+
+
+def test_metrics_count_the_writes_committed_in_groups(alice: Client, api_server: Server) -> None:
+    before = write_counts(api_server)
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda i: alice.data(
+            f'mutation {{ remember(input: {{content: "Grouped write number {i} of the metrics test", tier: LONG_TERM}}) '
+            '{ __typename } }'), range(16)))
+    assert all(a["remember"]["__typename"] == "RememberSuccess" for a in answers)
+    after = write_counts(api_server)
+    assert after["hippograph_grouped_writes_total"] - before["hippograph_grouped_writes_total"] == 16
+    assert 1 <= after["hippograph_write_groups_total"] - before["hippograph_write_groups_total"] <= 16
+    assert after["hippograph_write_retries_total"] >= before["hippograph_write_retries_total"]
 
 
 def test_health_and_readiness(api_server: Server) -> None:

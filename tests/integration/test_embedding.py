@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hippograph.embedding import EmbeddingError, passages, resolve_model
+from hippograph.embedding import SPREAD_MIN, Embedder, EmbeddingError, passages, resolve_model
 from hippograph.memory.services import Services
 
 
@@ -83,3 +83,24 @@ def test_a_text_embedded_again_is_not_encoded_again_and_order_is_kept(services: 
     assert np.array_equal(again[0], first[1]) and np.array_equal(again[2], first[0])
     assert np.array_equal(again[1], again[3])
     assert np.allclose(again[1], encode(["A new fact."])[0], atol=1e-5)
+
+
+def test_int8_document_vectors_come_from_the_query_encoder_and_stay_close_to_full_precision(services: Services) -> None:
+    int8 = Embedder(services.settings.embedding_model, threads=1, int8_documents=True)
+    texts = ["We moved the primary database to Frankfurt", "Caroline went to a support group yesterday"]
+    vectors = int8.embed_documents(texts)
+    full = services.embedder.embed_documents(texts)
+    for text, vector, exact in zip(texts, vectors, full):
+        assert np.allclose(vector, int8._query.encode([text])[0], atol=1e-5)  # one passage: the encoder's vector
+        assert 0.95 < float(vector @ exact) < 0.99999
+    # Each passage alone: a text's vector does not depend on what it was encoded with.
+    assert np.allclose(int8.embed([texts[0], texts[1]])[0], int8.embed([texts[0]])[0], atol=1e-6)
+
+
+def test_a_batch_split_over_the_cores_gives_each_text_the_vector_it_gets_alone(services: Services) -> None:
+    texts = [f"Release {i} of the billing service moved its queue to {name}"
+             for i, name in enumerate(["Kafka", "RabbitMQ", "SQS", "Redis", "NATS"] * 4)][:2 * SPREAD_MIN + 3]
+    together = services.embedder.embed(texts)
+    assert together.shape == (len(texts), 384)
+    for text, row in zip(texts, together):
+        assert np.allclose(services.embedder.embed([text])[0], row, atol=1e-5)

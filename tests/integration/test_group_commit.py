@@ -143,6 +143,25 @@ def test_a_write_refused_inside_a_group_fails_alone_and_the_others_are_stored(cl
     assert rows(clean_db, "MATCH (e:Entity) WHERE e.name CONTAINS 'stampede' RETURN e.id AS id") == []
 
 
+def test_a_write_whose_own_work_breaks_fails_alone_and_its_memory_is_not_kept(clean_db: Services) -> None:
+    scope = Scope(ALICE, "web")
+
+    def breaks(tx, stored: Remembered) -> None:
+        raise RuntimeError("the link step broke")
+
+    plain = [MemoryInput(f"Build {i} passed on the first try", Tier.PROJECT) for i in range(3)]
+    calls = [lambda m=m: remember(clean_db, scope, m) for m in plain]
+    calls.append(lambda: remember(clean_db, scope, MemoryInput("This write's follow-up breaks", Tier.PROJECT), then=breaks))
+    with held_queue(clean_db) as until:
+        outcomes, threads = concurrently(calls)
+        until(len(calls))
+    *stored, broken = joined(outcomes, threads)
+    assert isinstance(broken, RuntimeError) and "link step" in str(broken)
+    assert all(isinstance(r, Remembered) and r.created for r in stored)
+    contents = {r["content"] for r in rows(clean_db, "MATCH (m:Memory) RETURN m.content AS content")}
+    assert contents == {m.content for m in plain}
+
+
 def tier_used(services: Services, scope: Scope) -> int:
     return rows(services, "MATCH (m:Memory {userId: $u, tier: 'PROJECT', projectId: $p}) WHERE m.archived = false "
                 "RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used",

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from neo4j import ManagedTransaction, Session
+from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from hippograph.graph import compression as compression_cypher
 from hippograph.graph import entities as entity_cypher
@@ -35,13 +36,16 @@ from hippograph.memory.recall import lucene
 from hippograph.memory.writing import secrets
 from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.writing.entities import USER_SCOPE, clean_name, extract_mentions, normalise_name
-from hippograph.memory.errors import CapacityExceeded, InvalidInput, MemoryRuleError, RawTurnRefused
+from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
 from hippograph.memory.writing.shortening import compress_text
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope, capacity, persistent, trigger
 from hippograph.memory.services import Services, WriteCounts
 
 MAX_CONTENT_CHARS = 20_000
+# What fails a whole group at once: the store itself failing (unreachable, or still failing after the
+# driver's retries), not one write's statement (a ClientError stays that write's own).
+STORE_FAILURES = (DriverError, TransientError, DatabaseError)
 BULK_BATCH = 500
 
 # What a memory records, and the entity label its node carries for Browser.
@@ -155,20 +159,25 @@ def _embed_together(services: Services, texts: list[str]) -> np.ndarray:
 
 
 def _commit(writes: Sequence[_Write]) -> list[Remembered | BaseException]:
-    """One transaction for the group; if a rule refuses one of its writes, each is tried alone,
-    so that write alone hears why and the others are stored."""
+    """One transaction for the group; if one of its writes fails it (a rule refuses it, or its own
+    work after it raises), each is tried alone, so that write alone hears why and the others are
+    stored. A failing store fails them all at once: trying each alone would only wait longer."""
     services = writes[0].services
     with services.driver.session(database=services.database) as session:
         try:
             return _transaction(session, services.write_counts, writes)
-        except MemoryRuleError as refused:
+        except STORE_FAILURES:
+            raise
+        except Exception as refused:
             if len(writes) == 1:
                 return [refused]
         outcomes: list[Remembered | BaseException] = []
         for write in writes:
             try:
                 outcomes.extend(_transaction(session, services.write_counts, [write]))
-            except MemoryRuleError as exc:
+            except STORE_FAILURES:
+                raise
+            except Exception as exc:  # this write's own failure, reported to its writer
                 outcomes.append(exc)
         return outcomes
 

@@ -297,6 +297,8 @@ def set_sketches(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None
 
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:
     """Create memories from ready rows (id, content, embedding as list, createdAt ISO string, labels …)."""
+    if not rows:  # a group or batch of duplicates only, or of writes that each go alone: no statement
+        return 0
     record = tx.run(CREATE_MEMORIES, rows=list(rows)).single()
     for user_id in {row["userId"] for row in rows}:
         refresh_preceding_of(tx, user_id, [row["id"] for row in rows if row["userId"] == user_id])

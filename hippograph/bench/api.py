@@ -120,10 +120,10 @@ def run(
     if (reason := services.readiness()) is not None:
         raise RuntimeError(f"the store is not ready to serve: {reason}")
     # A crashed earlier run may have left writes; they must not count as store.
-    leftovers = _cleanup(services, [user_id(k + 1) for k in range(max(u for u, _ in WRITER_CASES))], [])
+    writer_users = [user_id(k + 1) for k in range(max(users for users, _ in WRITER_CASES))]
+    leftovers = _cleanup(services, writer_users, [])
     store = _ensure_store(services, memories, turns, progress)
     bench_user_memories = owned(services, PROJECT_PREFIX)[BENCH_USER]
-    writer_users = [user_id(k + 1) for k in range(max(users for users, _ in WRITER_CASES))]
     issued_all = {user: keys.create_key(services.driver, services.database, user, keys.Role.USER) for user in writer_users}
     issued = issued_all[BENCH_USER]
     result: dict[str, Any] = {
@@ -204,9 +204,10 @@ def _writers(
 ) -> dict[str, Any]:
     """Writes only: ``clients`` clients over the users of ``issued`` in turn, into ``project``'s
     PROJECT tier and WRITER_SESSIONS of its sessions; throughput, latency, errors, every write checked."""
-    owner = [issued[i % len(issued)].record["userId"] for i in range(clients)]
+    per_client = [issued[i % len(issued)] for i in range(clients)]
+    owner = [key.record["userId"] for key in per_client]
     samples, elapsed = concurrent(
-        base, [issued[i % len(issued)].secret for i in range(clients)], seconds, [], turns, project,
+        base, [key.secret for key in per_client], seconds, [], turns, project,
         f"{run_id}-{len(issued)}x{clients}", progress, write_share=1.0, sessions=WRITER_SESSIONS,
     )
     summary = summarise(samples, elapsed)

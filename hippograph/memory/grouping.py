@@ -19,7 +19,6 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-
 @dataclass
 class _Ticket(Generic[Item]):
     item: Item

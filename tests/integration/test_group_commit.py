@@ -86,15 +86,20 @@ def joined(outcomes: list[Any], threads: list[threading.Thread]) -> list[Any]:
     return outcomes
 
 
+def in_one_group(services: Services, calls: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Each call's result or exception, the calls committed as one group behind a held queue."""
+    with held_queue(services) as until:
+        outcomes, threads = concurrently(calls)
+        until(len(calls))
+    return joined(outcomes, threads)
+
+
 def test_writes_that_wait_together_are_stored_each_with_its_own_id_scope_audit_and_session_order(clean_db: Services) -> None:
     writes = [(Scope(ALICE, "web"), MemoryInput(f"The web project uses tool number {i}", Tier.PROJECT)) for i in range(6)]
     writes += [(Scope(ALICE, "web", f"s{i % 3}"), MemoryInput(f"In session {i % 3} we said line {i}", Tier.SESSION))
                for i in range(6)]
     writes.append((Scope("bob", "web"), MemoryInput("Bob keeps his own notes on Kafka", Tier.PROJECT)))
-    with held_queue(clean_db) as until:
-        outcomes, threads = concurrently([lambda s=s, m=m: remember(clean_db, s, m) for s, m in writes])
-        until(len(writes))
-    stored = joined(outcomes, threads)
+    stored = in_one_group(clean_db, [lambda s=s, m=m: remember(clean_db, s, m) for s, m in writes])
     assert all(isinstance(r, Remembered) and r.created for r in stored), stored
     assert len({r.id for r in stored}) == len(writes)
     found = {r["id"]: r for r in rows(clean_db, "MATCH (u:User)-[:REMEMBERS]->(m:Memory) RETURN m.id AS id, "
@@ -119,10 +124,8 @@ def test_writes_that_wait_together_are_stored_each_with_its_own_id_scope_audit_a
 
 def test_the_same_text_twice_in_one_group_is_stored_once(clean_db: Services) -> None:
     scope, text = Scope(ALICE, "web"), "Deploys go out on Tuesdays"
-    with held_queue(clean_db) as until:
-        outcomes, threads = concurrently([lambda: remember(clean_db, scope, MemoryInput(text, Tier.PROJECT))] * 2)
-        until(2)
-    first, second = sorted(joined(outcomes, threads), key=lambda r: r.created, reverse=True)
+    both = in_one_group(clean_db, [lambda: remember(clean_db, scope, MemoryInput(text, Tier.PROJECT))] * 2)
+    first, second = sorted(both, key=lambda r: r.created, reverse=True)
     assert first.created and not second.created and second.duplicate_of == first.id == second.id
     assert rows(clean_db, "MATCH (m:Memory {content: $text}) RETURN m.id AS id", text=text) == [{"id": first.id}]
 
@@ -132,10 +135,7 @@ def test_a_write_refused_inside_a_group_fails_alone_and_the_others_are_stored(cl
     plain = [MemoryInput(f"Release {i} shipped without incident", Tier.PROJECT) for i in range(4)]
     calls = [lambda m=m: remember(clean_db, scope, m) for m in plain]
     calls.append(lambda: record_error(clean_db, scope, "The cache stampedes at noon", caused_by="no-such-decision"))
-    with held_queue(clean_db) as until:
-        outcomes, threads = concurrently(calls)
-        until(len(calls))
-    *stored, refused = joined(outcomes, threads)
+    *stored, refused = in_one_group(clean_db, calls)
     assert isinstance(refused, NotFound) and "no-such-decision" in str(refused)
     assert all(isinstance(r, Remembered) and r.created for r in stored)
     contents = {r["content"] for r in rows(clean_db, "MATCH (m:Memory) RETURN m.content AS content")}
@@ -152,10 +152,7 @@ def test_a_write_whose_own_work_breaks_fails_alone_and_its_memory_is_not_kept(cl
     plain = [MemoryInput(f"Build {i} passed on the first try", Tier.PROJECT) for i in range(3)]
     calls = [lambda m=m: remember(clean_db, scope, m) for m in plain]
     calls.append(lambda: remember(clean_db, scope, MemoryInput("This write's follow-up breaks", Tier.PROJECT), then=breaks))
-    with held_queue(clean_db) as until:
-        outcomes, threads = concurrently(calls)
-        until(len(calls))
-    *stored, broken = joined(outcomes, threads)
+    *stored, broken = in_one_group(clean_db, calls)
     assert isinstance(broken, RuntimeError) and "link step" in str(broken)
     assert all(isinstance(r, Remembered) and r.created for r in stored)
     contents = {r["content"] for r in rows(clean_db, "MATCH (m:Memory) RETURN m.content AS content")}
@@ -185,13 +182,7 @@ def test_racing_writes_at_the_capacity_edge_never_take_the_tier_past_its_trigger
     watcher.start()
     calls = [lambda t=t: remember(services, scope, MemoryInput(t, Tier.PROJECT)) for t in texts]
     try:
-        if held:
-            with held_queue(services) as until:
-                outcomes, threads = concurrently(calls)
-                until(len(calls))
-        else:
-            outcomes, threads = concurrently(calls)
-        results = joined(outcomes, threads)
+        results = in_one_group(services, calls) if held else joined(*concurrently(calls))
     finally:
         done.set()
         watcher.join(30)

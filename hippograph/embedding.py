@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +67,14 @@ class EmbeddingError(RuntimeError):
     """The embedding model cannot be loaded or does not fit the store; the message says why."""
 
 
+def _native_bfloat16(torch: Any) -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX); emulated it is slower than float32."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):  # a PyTorch without oneDNN, or one that no longer has the check
+        return False
+
+
 def resolve_model(name: str, kind: str = "embedding model") -> tuple[str, bool]:
     """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors."""
     package = OFFLINE_MODEL_PACKAGES.get(name)
@@ -86,7 +95,7 @@ class Embedder:
     queries repeat and so do the facts an agent remembers."""
 
     def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "",
-                 int8_documents: bool = False) -> None:
+                 documents: str = "float32") -> None:
         location, local = resolve_model(model)
         if local:
             # A local folder needs no hub; make sure nothing tries to reach one.
@@ -109,10 +118,15 @@ class Embedder:
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
         packed = PackedEncoder.supports(self._model)
+        if documents == "auto":
+            documents = "bfloat16" if packed and _native_bfloat16(torch) else "float32"
+        # How memories are encoded: what HIPPOGRAPH_DOCUMENT_VECTORS asked for, "auto" resolved.
+        self.documents = documents if packed else "float32"
         self._query = PackedEncoder(self._model, quantized=True) if packed else None
         # int8 documents go one passage per call, as queries do: int8 scales its activations by what a
         # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
-        self._packed = PackedEncoder(self._model) if packed and not int8_documents else None
+        self._packed = (PackedEncoder(self._model, bfloat16=self.documents == "bfloat16")
+                        if packed and self.documents != "int8" else None)
         self.name = model
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size

@@ -24,6 +24,14 @@ as well: Recall@10 0.616 against 0.606, Hit@1 0.295 against 0.288. An activation
 scale comes from the whole call, so a query is always encoded alone: its vector
 depends on its text only. Memories keep the full-precision encoder.
 
+Memories may be encoded in bfloat16 (``bfloat16=True``) where the CPU multiplies it
+natively (AVX-512 BF16, AMX): the weights and activations are rounded to bfloat16, the
+products summed in float32, the pooling done in float32. Per LoCoMo turn on one thread,
+7.6 ms against 15.7 ms in float32, and every vector within cosine 0.9999 of the float32
+one (largest difference of a coordinate 0.002 between a passage packed and alone). The
+eager module runs it: traced, bfloat16 was slower here, and the trace check below is a
+float32 one.
+
 Only a BERT encoder followed by mean pooling takes this path (the shipped model);
 ``PackedEncoder.supports`` says whether a loaded sentence-transformers model is one.
 """
@@ -51,7 +59,7 @@ TRACE_TOLERANCE = 1e-4
 class PackedEncoder:
     """Mean-pooled, L2-normalised vectors of passages, packed into rows of at most ``ROW_TOKENS`` tokens."""
 
-    def __init__(self, sentence_model: Any, quantized: bool = False) -> None:
+    def __init__(self, sentence_model: Any, quantized: bool = False, bfloat16: bool = False) -> None:
         import torch
 
         self._torch = torch
@@ -61,7 +69,8 @@ class PackedEncoder:
         eager = copy.deepcopy(sentence_model[0].auto_model).eval()
         eager.config.return_dict = False
         self.quantized = quantized and self._quantize(eager)
-        self._model = self._traced(eager)
+        self.bfloat16 = bfloat16 and not self.quantized
+        self._model = eager.to(torch.bfloat16) if self.bfloat16 else self._traced(eager)
 
     @staticmethod
     def supports(sentence_model: Any) -> bool:
@@ -85,7 +94,7 @@ class PackedEncoder:
         with torch.inference_mode():
             for start in range(0, len(rows), ROWS_PER_CALL):
                 batch = rows[start:start + ROWS_PER_CALL]
-                hidden = self._model(*self._inputs(batch, token_ids))[0]
+                hidden = self._model(*self._inputs(batch, token_ids))[0].float()
                 for row_index, row in enumerate(batch):
                     offset = 0
                     for text_index in row:

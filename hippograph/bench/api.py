@@ -158,7 +158,7 @@ def run(
         with served(log, progress) as (base, ready_s):
             # Thread settings the server inherited change its embedding latency a lot on 2 cores: say which held.
             threads = {name: os.environ[name] for name in THREAD_ENV if name in os.environ}
-            result["server"] = {"ready_seconds": round(ready_s, 1), "document_vectors": services.settings.document_vectors,
+            result["server"] = {"ready_seconds": round(ready_s, 1), "document_vectors": services.embedder.documents,
                                 "env": {"HIPPOGRAPH_PROJECT_CAPACITY": PROJECT_CAPACITY,
                                         "HIPPOGRAPH_SESSION_CAPACITY": PROJECT_CAPACITY, **threads}}
             # The machine is shared: its load beside each phase says how far the figures are the code's own.

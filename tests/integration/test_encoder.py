@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Iterator
 
-from hippograph.embedding import passages
+import numpy as np
+import pytest
+
+from hippograph.embedding import Embedder, passages
 from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
 from hippograph.memory.services import Services
 
+TEXT = ("Caroline: I went to the LGBTQ support group yesterday. It was so powerful! "
+        "[shares a photo of a rainbow flag] Everyone was kind. See you soon?")
 
-def _reference(services: Services, texts: list[str]) -> np.ndarray:
+
+@pytest.fixture(scope="module")
+def float32(services: Services) -> Iterator[Embedder]:
+    # The full-precision packed path, whatever HIPPOGRAPH_DOCUMENT_VECTORS the services run with.
+    yield Embedder(services.settings.embedding_model, threads=1, documents="float32")
+
+
+def _reference(embedder: Embedder, texts: list[str]) -> np.ndarray:
     # sentence-transformers' own padded batch, the path the packed encoder replaces.
-    model = services.embedder._model
+    model = embedder._model
     return model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
 
 
@@ -20,25 +32,36 @@ def test_the_shipped_model_takes_the_packed_path(services: Services) -> None:
     assert services.embedder._packed is not None
 
 
-def test_packed_vectors_match_a_padded_batch(services: Services) -> None:
-    text = ("Caroline: I went to the LGBTQ support group yesterday. It was so powerful! "
-            "[shares a photo of a rainbow flag] Everyone was kind. See you soon?")
-    texts = passages(text) + ["ok", "Use PostgreSQL 16 for the orders service", "ünïcødé — 東京 🙂"]
-    assert np.allclose(services.embedder.embed(texts), _reference(services, texts), atol=1e-5)
+def test_packed_vectors_match_a_padded_batch(float32: Embedder) -> None:
+    texts = passages(TEXT) + ["ok", "Use PostgreSQL 16 for the orders service", "ünïcødé — 東京 🙂"]
+    assert float32.documents == "float32" and not float32._packed.bfloat16
+    assert np.allclose(float32.embed(texts), _reference(float32, texts), atol=1e-5)
 
 
-def test_many_rows_and_calls_keep_every_text_in_its_place(services: Services) -> None:
+def test_many_rows_and_calls_keep_every_text_in_its_place(float32: Embedder) -> None:
     # Enough text for several packed rows and more than one forward call.
     texts = [f"Note {i}: the deploy of service {i} failed because the {i % 7}th replica ran out of memory." for i in range(400)]
     rows = _pack([20] * len(texts), ROW_TOKENS)
     assert len(rows) > ROWS_PER_CALL
-    assert np.allclose(services.embedder.embed(texts), _reference(services, texts), atol=1e-5)
+    assert np.allclose(float32.embed(texts), _reference(float32, texts), atol=1e-5)
 
 
-def test_a_passage_past_the_model_limit_is_cut_as_sentence_transformers_cuts_it(services: Services) -> None:
+def test_a_passage_past_the_model_limit_is_cut_as_sentence_transformers_cuts_it(float32: Embedder) -> None:
     long = " ".join(f"word{i}" for i in range(600))
     texts = ["short one", long, "another short one"]
-    assert np.allclose(services.embedder.embed(texts), _reference(services, texts), atol=1e-5)
+    assert np.allclose(float32.embed(texts), _reference(float32, texts), atol=1e-5)
+
+
+def test_bfloat16_vectors_stay_within_rounding_of_float32_and_of_themselves_alone(float32: Embedder) -> None:
+    bfloat16 = Embedder(float32.name, threads=1, documents="bfloat16")
+    assert bfloat16.documents == "bfloat16" and bfloat16._packed.bfloat16
+    texts = passages(TEXT) + [f"Note {i}: the {i % 7}th replica of service {i} ran out of memory." for i in range(60)]
+    vectors, exact = bfloat16.embed(texts), float32.embed(texts)
+    assert vectors.dtype == np.float32 and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    cosines = (vectors * exact).sum(axis=1)
+    assert cosines.min() > 0.9995 and not np.allclose(vectors, exact, atol=1e-5)  # rounded, and only rounded
+    for text, row in zip(texts[:8], vectors):
+        assert np.abs(bfloat16.embed([text])[0] - row).max() < 5e-3  # packed with others or alone: the same to rounding
 
 
 def test_packing_fills_rows_in_order_without_splitting_a_passage() -> None:

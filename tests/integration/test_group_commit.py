@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from hippograph.memory.browse import get_memories
 from hippograph.memory.errors import CapacityExceeded, NotFound
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope, trigger
@@ -128,6 +129,21 @@ def test_the_same_text_twice_in_one_group_is_stored_once(clean_db: Services) -> 
     first, second = sorted(both, key=lambda r: r.created, reverse=True)
     assert first.created and not second.created and second.duplicate_of == first.id == second.id
     assert rows(clean_db, "MATCH (m:Memory {content: $text}) RETURN m.id AS id", text=text) == [{"id": first.id}]
+
+
+def test_each_write_carries_its_memory_as_a_read_after_the_commit_finds_it(clean_db: Services) -> None:
+    scope = Scope(ALICE, "web")
+    calls = [lambda i=i: remember(clean_db, scope, MemoryInput(f"Service {i} moved to the new cluster", Tier.PROJECT))
+             for i in range(3)]
+    calls.append(lambda: remember(clean_db, scope, MemoryInput("Service 0 moved to the new cluster", Tier.PROJECT)))
+    calls.append(lambda: record_error(clean_db, scope, "The new cluster drops idle connections").memory)  # goes alone
+    stored = in_one_group(clean_db, calls)
+    assert all(isinstance(r, Remembered) for r in stored), stored
+    read = get_memories(clean_db, ALICE, [r.id for r in stored])
+    for result in stored:
+        assert result.memory is not None and result.memory == read[result.id]
+    duplicate = next(r for r in stored if not r.created)
+    assert duplicate.memory["content"] == "Service 0 moved to the new cluster"
 
 
 def test_a_write_refused_inside_a_group_fails_alone_and_the_others_are_stored(clean_db: Services) -> None:

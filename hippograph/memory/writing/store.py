@@ -93,6 +93,9 @@ class Remembered:
     compression: compression.CompressionPlan | None = None
     entity_ids: list[str] = field(default_factory=list)
     records_entity_id: str | None = None
+    # The memory as its group's transaction left it, in the fields a read returns (None if that group
+    # compressed it away): what the API answers with, without reading it again after the commit.
+    memory: dict[str, Any] | None = None
 
 
 @dataclass
@@ -244,6 +247,11 @@ def _write_group(tx: ManagedTransaction, writes: Sequence[_Write]) -> list[Remem
         writes[0].services.audit.record_all_in(tx, events)
     for i in sorted(alone):
         results[i] = _write_alone(tx, writes[i])
+    for user_id in sorted({w.scope.user_id for w in writes}):
+        mine = [i for i, w in enumerate(writes) if w.scope.user_id == user_id]
+        rows = {row["id"]: row for row in memory_cypher.get_memories(tx, user_id, [results[i].id for i in mine])}
+        for i in mine:
+            results[i].memory = rows.get(results[i].id)
     return [results[i] for i in range(len(writes))]
 
 

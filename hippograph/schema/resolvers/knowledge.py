@@ -51,7 +51,7 @@ async def _recorded(info: Info, scope: Scope, recorded: Recorded, kind: str) -> 
             entity_ids=tuple(i for i in dict.fromkeys(touched) if i),
         ))
     return RecordSuccess(
-        memory=await load_memory(info, stored.id),
+        memory=await load_memory(info, stored.id, stored.memory),
         entity=await _entity(info, recorded.entity_id),
         created=stored.created,
         duplicate_of=strawberry.ID(stored.duplicate_of) if stored.duplicate_of else None,

@@ -137,7 +137,8 @@ RETURN memoryIds, entityIds, places
 # A session memory keeps, as `preceding`, the text said right before it in its session — the question
 # it answers, the discussion a decision closes — so the keyword branch finds it by that text too. A
 # write, an edit or a deletion at a place in a timeline (`sessionId`, `at`) changes the memories
-# there and the first ones after it.
+# there and the first ones after it. Each lookup is ordered as memory_session_timeline is (user, session,
+# time), so the planner reads one index entry, not the whole session.
 REFRESH_PRECEDING = """
 CALL (sessionId, at) {
     MATCH (n:Memory {userId: $userId, sessionId: sessionId})
@@ -146,16 +147,19 @@ CALL (sessionId, at) {
   UNION
     MATCH (after:Memory {userId: $userId, sessionId: sessionId})
     WHERE after.createdAt > at
-    WITH after.createdAt AS next ORDER BY next LIMIT 1
+    WITH after.createdAt AS next ORDER BY after.userId, after.sessionId, after.createdAt LIMIT 1
     MATCH (n:Memory {userId: $userId, sessionId: sessionId})
     WHERE n.createdAt = next
     RETURN n
 }
 WITH DISTINCT n
 CALL (n) {
-  OPTIONAL MATCH (before:Memory {userId: $userId, sessionId: n.sessionId})
-  WHERE before.createdAt < n.createdAt
-  WITH before ORDER BY before.createdAt DESC, before.id DESC LIMIT 1
+  // The latest instant before n, then the memory of that instant with the highest id (a batch shares one).
+  OPTIONAL MATCH (last:Memory {userId: $userId, sessionId: n.sessionId})
+  WHERE last.createdAt < n.createdAt
+  WITH last.createdAt AS at ORDER BY last.userId DESC, last.sessionId DESC, last.createdAt DESC LIMIT 1
+  OPTIONAL MATCH (before:Memory {userId: $userId, sessionId: n.sessionId, createdAt: at})
+  WITH before ORDER BY before.id DESC LIMIT 1
   RETURN before.content AS preceding
 }
 SET n.preceding = preceding

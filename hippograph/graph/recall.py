@@ -201,15 +201,16 @@ CALL (vectorHits, keywordHits, topBm25) {
   WITH direct.m AS seed, max(direct.strength) AS strength
   // Session turns, and facts kept from them (a fact carries its session and its turn's time).
   WHERE strength > 0 AND seed.sessionId IS NOT NULL
+  // Ordered as memory_session_timeline is (user, session, time): the planner reads one entry, not the session.
   CALL (seed) {
       MATCH (m:Memory {userId: $userId, sessionId: seed.sessionId})
       WHERE m.createdAt > seed.createdAt
-      WITH m ORDER BY m.createdAt ASC LIMIT 1
+      WITH m ORDER BY m.userId, m.sessionId, m.createdAt LIMIT 1
       RETURN m, 1.0 AS share
     UNION
       MATCH (m:Memory {userId: $userId, sessionId: seed.sessionId})
       WHERE m.createdAt < seed.createdAt
-      WITH m ORDER BY m.createdAt DESC LIMIT 1
+      WITH m ORDER BY m.userId DESC, m.sessionId DESC, m.createdAt DESC LIMIT 1
       RETURN m, $precedingShare AS share
   }
   WITH m, max(strength * share) AS strength WHERE __IN_SCOPE__

@@ -207,3 +207,21 @@ def test_the_speaker_is_stored_as_lower_case_words_and_the_vector_as_the_passage
     assert rows[plain.id]["speaker"] is None
     expected = clean_db.embedder.embed_documents([text])[0]
     assert np.allclose(np.array(rows[stored.id]["embedding"]), expected, atol=1e-5)
+
+
+def test_the_text_said_before_a_memory_is_the_last_of_its_session_and_of_a_shared_instant_the_highest_id(
+    clean_db: Services,
+) -> None:
+    session, start = Scope("alice", "proj-a", "s1"), datetime(2026, 5, 1, tzinfo=timezone.utc)
+    first = remember(clean_db, session, MemoryInput("We open the incident channel", Tier.SESSION, created_at=start))
+    # An import that stamps a batch with one instant: three memories at the same time.
+    batch = bulk_import(clean_db, session, [MemoryInput(f"Step {i}: page the on-call for region {i}", Tier.SESSION,
+                                                        created_at=start + timedelta(minutes=5)) for i in range(3)])
+    last = remember(clean_db, session, MemoryInput("We close the incident channel", Tier.SESSION,
+                                                   created_at=start + timedelta(minutes=9)))
+    preceding = {r["id"]: (r["content"], r["preceding"]) for r in clean_db.driver.execute_query(
+        "MATCH (m:Memory {userId: 'alice', sessionId: 's1'}) RETURN m.id AS id, m.content AS content, m.preceding AS preceding",
+        database_=clean_db.database).records}
+    assert preceding[first.id][1] is None
+    assert all(preceding[i][1] == "We open the incident channel" for i in batch)
+    assert preceding[last.id][1] == preceding[max(batch)][0]

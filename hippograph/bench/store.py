@@ -154,21 +154,26 @@ def _fill(
     session_length: int = SESSION_LENGTH, project_length: int | None = None,
 ) -> dict[str, Any]:
     """Bring each (user, has, wants) to what it wants through ``bulk_import``, capacities raised so
-    that nothing is refused, saying how far it got every ``PROGRESS_EVERY`` memories."""
+    that nothing is refused, saying how far it got every ``PROGRESS_EVERY`` memories. A planned text
+    the scope already holds is stored once (``bulk_import`` answers with the memory it has), so what
+    was added is counted in the store, before and after."""
     roomy = dataclasses.replace(services, settings=dataclasses.replace(
         services.settings, session_capacity=ROOMY, project_capacity=ROOMY, long_term_capacity=ROOMY))
     started = time.perf_counter()
-    created = reported = 0
+    sent = reported = 0
     for n, (uid, have, want) in enumerate(wanted):
         by_scope: dict[Scope, list[MemoryInput]] = {}
         for scope, item in plan(uid, have, want, texts, session_length, project_length):
             by_scope.setdefault(scope, []).append(item)
         for scope, items in by_scope.items():
-            created += len(set(bulk_import(roomy, scope, items, vectors=vectors)))
-        if created - reported >= PROGRESS_EVERY or n == len(wanted) - 1:
-            reported = created
-            rate = created / (time.perf_counter() - started)
-            progress(f"users {n + 1}/{len(wanted)}, {created} memories added ({rate:.0f}/s)")
+            bulk_import(roomy, scope, items, vectors=vectors)
+            sent += len(items)
+        if sent - reported >= PROGRESS_EVERY or n == len(wanted) - 1:
+            reported = sent
+            progress(f"users {n + 1}/{len(wanted)}, {sent} memories sent ({sent / (time.perf_counter() - started):.0f}/s)")
     seconds = time.perf_counter() - started
-    return {"created": created, "seconds": round(seconds, 1),
+    with services.driver.session(database=services.database) as session:
+        held = session.execute_read(inspection.memory_counts, [uid for uid, _, _ in wanted], None)
+    created = sum(held.get(uid, 0) - have for uid, have, _ in wanted)
+    return {"created": created, "sent": sent, "seconds": round(seconds, 1),
             "memories_per_second": round(created / seconds, 1) if created and seconds else None}

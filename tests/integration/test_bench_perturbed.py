@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hippograph.bench.store import Perturbed
+from hippograph.bench.store import Perturbed, _fill
 from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
@@ -21,3 +21,18 @@ def test_a_perturbed_copy_stays_near_its_text_and_no_two_copies_tie(services: Se
     assert len({round(float(c), 6) for c in cosines}) == 50
     other = services.embedder.embed_documents(["The user's cat is called Miso."])[0]
     assert float((moved @ other).max()) < float(cosines.min())
+
+
+def test_filling_the_store_counts_only_what_it_added(clean_db: Services) -> None:
+    # Two texts for many memories in few scopes: later copies of a text are already in their scope.
+    texts = ["The build cache lives on the shared volume.", "Releases are cut on Thursdays."]
+
+    def held() -> int:
+        return clean_db.driver.execute_query("MATCH (m:Memory {userId: 'fill-user'}) RETURN count(m) AS n",
+                                             database_=clean_db.database).records[0]["n"]
+
+    first = _fill(clean_db, [("fill-user", 0, 8)], texts, lambda _: None, session_length=100)
+    before = held()
+    assert first["sent"] == 8 and first["created"] == before < 8
+    again = _fill(clean_db, [("fill-user", before, 12)], texts, lambda _: None, session_length=100)
+    assert again["sent"] == 12 - before and again["created"] == held() - before < again["sent"]

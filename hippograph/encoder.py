@@ -22,7 +22,8 @@ CPU a short sequence's cost is reading the weights. Its vectors lie within cosin
 questions, vector signal alone, memories encoded in full precision) they retrieve
 as well: Recall@10 0.616 against 0.606, Hit@1 0.295 against 0.288. An activation
 scale comes from the whole call, so a query is always encoded alone: its vector
-depends on its text only. Memories keep the full-precision encoder.
+depends on its text only. Memories are encoded in full precision or in bfloat16 (below);
+in int8 only when ``HIPPOGRAPH_DOCUMENT_VECTORS=int8`` asks, one passage per call as queries are.
 
 Memories may be encoded in bfloat16 (``bfloat16=True``) where the CPU multiplies it
 natively (AVX-512 BF16, AMX): the weights and activations are rounded to bfloat16, the

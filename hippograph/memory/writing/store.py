@@ -207,7 +207,8 @@ def _transaction(session: Session, counts: WriteCounts, writes: Sequence[_Write]
 def _write_group(tx: ManagedTransaction, writes: Sequence[_Write]) -> list[Remembered]:
     """Plain writes to a tier scope with room for all of them share their statements; the rest
     (compressing, or with work of their own after them) follow one by one, in arrival order."""
-    for user_id in sorted({w.scope.user_id for w in writes}):
+    users = sorted({w.scope.user_id for w in writes})
+    for user_id in users:
         memory_cypher.lock_user(tx, user_id)
     results: dict[int, Remembered] = {}
     alone = [i for i, w in enumerate(writes) if not w.plain]
@@ -247,7 +248,7 @@ def _write_group(tx: ManagedTransaction, writes: Sequence[_Write]) -> list[Remem
         writes[0].services.audit.record_all_in(tx, events)
     for i in sorted(alone):
         results[i] = _write_alone(tx, writes[i])
-    for user_id in sorted({w.scope.user_id for w in writes}):
+    for user_id in users:
         mine = [i for i, w in enumerate(writes) if w.scope.user_id == user_id]
         rows = {row["id"]: row for row in memory_cypher.get_memories(tx, user_id, [results[i].id for i in mine])}
         for i in mine:

@@ -252,6 +252,15 @@ RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m
        cosine, vector, keyword, recency, relation, entityRelation, neighbour, score, sources
 """
 
+# Before the query is embedded: which of its phrases (runs of one to three of its words) name someone
+# who speaks in the caller's memories. One memory_speaker index entry settles each phrase.
+NAMED_SPEAKERS = """
+UNWIND $phrases AS phrase
+WITH DISTINCT phrase
+WHERE EXISTS { MATCH (m:Memory {userId: $userId, speaker: phrase}) }
+RETURN collect(phrase) AS named
+"""
+
 # The one statement, branch by branch, in Cypher 25 (SEARCH is a Cypher 25 clause).
 RECALL_TEMPLATE = "CYPHER 25\n" + OWNED + VECTOR_BRANCH + KEYWORD_BRANCH + RELATION_BRANCH + NEIGHBOUR_BRANCH + SCORING
 
@@ -283,6 +292,10 @@ class VectorBranch:
     # 40 questions: asking for 60 found 91 % of the exact top 10 (one question none of it), 150 97 %,
     # 300 all of it for every question.
     index_k: int = 300
+    # The query's vector as the mean of the query's and the query's said without the people it names
+    # who speak in the caller's memories (``NAMED_SPEAKERS``): "When did Caroline…" is answered by her
+    # own turns, which never say her name, while turns addressed to her do.
+    unnamed_query: bool = False
 
     def parameters(self) -> dict[str, Any]:
         tiers = self.tiers or {tier: TierSearch(self.k, -2.0) for tier in Tier}
@@ -426,6 +439,11 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
     )
+
+
+def named_speakers(tx: ManagedTransaction, user_id: str, phrases: Sequence[str]) -> list[str]:
+    """The ``phrases`` that are the ``speaker`` of at least one of the caller's memories."""
+    return tx.run(NAMED_SPEAKERS, userId=user_id, phrases=list(phrases)).single(strict=True)["named"]
 
 
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:

@@ -398,3 +398,33 @@ def test_keyword_search_keeps_to_the_caller_whatever_the_ids(clean_db: Services,
     ranked = recall(clean_db, "ledger serializable", Scope(owner), "critical", profile, now=NOW, record_access=False).ranked
     assert [c.id for c in ranked] == [ids["mine"]]
     assert ranked[0].components.keyword == pytest.approx(1.0)
+
+
+def test_the_query_vector_also_asks_without_the_names_of_the_callers_speakers(clean_db: Services) -> None:
+    """"When did Caroline…" also asked as "When did …": only names that speak in the caller's own
+    memories are taken out (Melanie speaks in another user's), and a query that is only a name stays."""
+    ids = write(clean_db, [
+        {"key": "hers", "content": "Caroline: I went hiking with my sister", "speaker": "caroline", "tier": "SESSION"},
+        {"key": "to her", "content": "Melanie: Caroline, how was your week?", "speaker": "melanie", "tier": "SESSION",
+         "user": "u2"},
+        {"key": "other", "content": "Kim: the hiking boots arrived", "speaker": "kim", "tier": "SESSION"},
+    ])
+    vectors = {r["id"]: np.array(r["embedding"]) for r in clean_db.driver.execute_query(
+        "MATCH (m:Memory) RETURN m.id AS id, m.embedding AS embedding", database_=clean_db.database).records}
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
+    embed = clean_db.embedder.embed_query
+
+    def cosines(query: str, recall_profile: RecallProfile) -> dict[str, float]:
+        ranked = recall(clean_db, query, Scope("u1"), "critical", recall_profile, now=NOW, record_access=False).ranked
+        return {c.id: c.cosine for c in ranked if c.cosine is not None}
+
+    def expected(vector: np.ndarray) -> dict[str, float]:
+        unit = vector / np.linalg.norm(vector)
+        return {ids[key]: float(vectors[ids[key]] @ unit / np.linalg.norm(vectors[ids[key]])) for key in ("hers", "other")}
+
+    query = "When did Caroline and Melanie go hiking?"
+    blended = expected(embed(query) / np.linalg.norm(embed(query))
+                       + embed("When did and Melanie go hiking?") / np.linalg.norm(embed("When did and Melanie go hiking?")))
+    assert cosines(query, profile) == pytest.approx(blended, abs=1e-4)
+    assert cosines(query, profile.with_(unnamed_query=False)) == pytest.approx(expected(embed(query)), abs=1e-4)
+    assert cosines("Caroline?", profile) == pytest.approx(expected(embed("Caroline?")), abs=1e-4)

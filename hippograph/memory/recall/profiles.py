@@ -22,12 +22,15 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
     as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
-    said a memory (``speaker_match``), with Izanagi's full / summary / skip rule
+    said a memory (``speaker_match``) and the vector asking also without the names of who speaks
+    (``unnamed_query``), with Izanagi's full / summary / skip rule
     and budgets.
 
 The components, each in [0, 1]:
 
-* ``vector`` — cosine similarity of query and memory embeddings, clamped at 0.
+* ``vector`` — cosine similarity of query and memory embeddings, clamped at 0. In hybrid
+  (``unnamed_query``) the query's embedding is the mean of the query's and the query's said
+  without the people it names who speak in the caller's memories (``names``).
 * ``keyword`` — the memory's BM25 score for the query's keywords (the idf of each
   keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``; in hybrid a
   session memory holds the words of the text said right before it too, as an answer its question's) divided
@@ -254,6 +257,7 @@ HYBRID = RecallProfile(
     name="hybrid",
     weights=fitted_weights(),
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
+    vector=VectorBranch(unnamed_query=True),
     keyword=KeywordBranch(k=300, preceding=True),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),
     neighbours=NeighbourBranch(seed_k=5),

@@ -1,8 +1,8 @@
 """Recall: the caller's best memories for a query, shown and budgeted by a profile.
 
 ``recall`` embeds the query (when the profile uses vectors; in hybrid also without the names of
-the people who speak in the caller's memories, ``names``), runs the one recall
-statement of ``hippograph.graph.recall`` in the same read transaction, re-ranks with the
+the people who speak in the caller's memories, ``names``, looked up first) and runs the one recall
+statement of ``hippograph.graph.recall``, all in one read transaction; then it re-ranks with the
 configured cross-encoder when the profile asks for it, then walks the ranking and
 keeps what the profile shows — full entry or compressed summary — while the
 priority's item and token budget allows. What it returns is recorded as accessed

@@ -1,8 +1,8 @@
 """Recall: the caller's best memories for a query, shown and budgeted by a profile.
 
-``recall`` embeds the query (when the profile uses vectors; in hybrid also without the names of
-the people who speak in the caller's memories, ``names``, looked up first) and runs the one recall
-statement of ``hippograph.graph.recall``, all in one read transaction; then it re-ranks with the
+``recall`` looks up, in hybrid, which people who speak in the caller's memories the query names,
+embeds the query (when the profile uses vectors; also without those names, ``names``) and runs the
+one recall statement of ``hippograph.graph.recall``, all in one read transaction; then it re-ranks with the
 configured cross-encoder when the profile asks for it, then walks the ranking and
 keeps what the profile shows — full entry or compressed summary — while the
 priority's item and token budget allows. What it returns is recorded as accessed
@@ -141,19 +141,25 @@ def recall(
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
         return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
 
-    # Who the query names, its embedding and the statement share one read transaction: the lookup then
-    # costs one round trip, not a transaction of its own (measured: about 1.5 ms against 3).
+    # Who the query names and the statement share one read transaction: the lookup then costs one
+    # round trip, not a transaction of its own (measured: about 1.5 ms against 3). Its time is the
+    # query's, database work like the statement's; the embedding's is the embedding alone.
     def search(tx: ManagedTransaction) -> tuple[list[dict[str, Any]], float]:
-        vector = query_vector(services, tx, chosen, scope, query) if chosen.uses_embedding else None
+        looks_up = chosen.uses_embedding and chosen.vector.unnamed_query
+        speakers = recall_cypher.named_speakers(tx, scope.user_id, names.phrases(query)) if looks_up else []
+        embedding_started = time.perf_counter()
+        vector = query_vector(services, query, speakers) if chosen.uses_embedding else None
         embedding = vector.tolist() if vector is not None else None
         sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
-        embedded = time.perf_counter()
+        embedding_seconds = time.perf_counter() - embedding_started
         request = build_query(chosen, scope, query, embedding, now, searched, sketch=sketch)
-        return recall_cypher.recall_candidates(tx, request), embedded
+        return recall_cypher.recall_candidates(tx, request), embedding_seconds
 
+    opened = time.perf_counter()
     with services.driver.session(database=services.database, default_access_mode="READ") as session:
-        rows, embedded = session.execute_read(search)
+        rows, embedding_seconds = session.execute_read(search)
     queried = time.perf_counter()
+    embed_ms = embedding_seconds * 1000.0
 
     ranked = [_candidate(row) for row in rows]
     if chosen.gates.rerank and services.cross_encoder is not None and ranked:
@@ -169,19 +175,14 @@ def recall(
         totals=Totals(len(items), sum(item.tokens for item in items), budget),
         profile=chosen.name,
         ranked=ranked,
-        timings=Timings(_ms(started, embedded), _ms(embedded, queried), _ms(started)),
+        timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
     )
 
 
-def query_vector(
-    services: Services, tx: ManagedTransaction, profile: RecallProfile, scope: Scope, query: str,
-) -> np.ndarray:
-    """The query's vector; with ``unnamed_query``, blended with the query's said without the people it
-    names who speak in the caller's memories (``hippograph.memory.recall.names``)."""
+def query_vector(services: Services, query: str, speakers: Sequence[str] = ()) -> np.ndarray:
+    """The query's vector; when it names ``speakers`` (people who speak in the caller's memories),
+    blended with the query's said without them (``hippograph.memory.recall.names``)."""
     vector = services.embedder.embed_query(query)
-    if not profile.vector.unnamed_query:
-        return vector
-    speakers = recall_cypher.named_speakers(tx, scope.user_id, names.phrases(query))
     unnamed = names.without(query, speakers) if speakers else ""
     # A query that is nothing but a name asks about that person: its own vector says it best.
     if not lucene.words(unnamed):

@@ -1,28 +1,28 @@
-"""Fit the hybrid profile's weights on LoCoMo-format development data.
+"""Fit the hybrid profile's weights and time boost on LoCoMo-format development data.
 
-How: every question is asked once through the real recall statement with the
-hybrid profile's candidate sources and a wide candidate list (300 rows, no
-floor), keeping each candidate's four components. A grid over the simplex
-(weights ≥ 0, step 0.05, summing to 1) then re-ranks those rows offline by
-``w·components`` and keeps the weights with the best mean Recall@10 + Hit@1 +
-NDCG@5 (ties: the earlier grid point). Because the recall statement ranks its
-candidates by exactly that weighted sum, and no component depends on the
-weights, the offline ranking is what recall returns with those weights.
+How: every question is asked once through the real recall statement with the hybrid profile's
+candidate sources and a wide candidate list (300 rows, no floor), keeping each candidate's four
+weighted components and its time match. A grid — weights over the simplex (weights ≥ 0, step 0.05,
+summing to 1) times the time boosts of ``BOOSTS`` — then re-ranks those rows offline by
+``(w·components) × (1 + boost × time)`` and keeps the point with the best mean Recall@10 + Hit@1 +
+NDCG@5 (ties: the earlier grid point, no boost first). Because the recall statement ranks its
+candidates by exactly that score, and no component depends on the weights or the boost, the
+offline ranking is what recall returns with them.
 
-``leave-one-conversation-out``: for each conversation, weights fitted on the
-others are scored on it alone; the pooled result says how the weights do on a
-conversation they were not fitted on. Each signal is checked the same way with
-it left out and the others refitted (``without``): what it earns held out.
-``reliability``: held out, the share of relevant candidates per band of the
-score — whether a score above the 0.3 / 0.5 gates is as likely relevant as the
-gates assume.
+Every grid point is scored once for every question; a fit on some conversations is then the
+best mean over their questions. ``leave-one-conversation-out``: for each conversation, the point
+fitted on the others is scored on it alone; the pooled result says how the fit does on a
+conversation it was not fitted on. Each signal is checked the same way with it left out (its
+weight, or the boost, 0) and the rest refitted (``without``): what it earns held out.
+``reliability``: held out, the share of relevant candidates per band of the score — whether a
+score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,8 +37,13 @@ from hippograph.memory.services import Services
 
 STEP = 0.05
 SIGNALS = ("vector", "keyword", "recency", "relation")
+# The time boosts the grid tries: a memory that says when, asked when, scores (1 + boost) times its sum.
+BOOSTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+TIME = "time"
 # Bands of the hybrid score for the reliability table: the gates sit at 0.3 and 0.5.
 BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
+# Ranks the metrics look at (recall@20 is the deepest).
+DEPTH = 20
 
 
 @dataclass
@@ -46,7 +51,7 @@ class Rows:
     conversation: str
     evidence: set[str]
     dia_ids: list[str]
-    features: np.ndarray  # (candidates, 4): vector, keyword, recency, relation
+    features: np.ndarray  # (candidates, 5): vector, keyword, recency, relation, time
     relevant: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,6 +61,167 @@ class Rows:
 def extraction_profile(base: RecallProfile | None = None) -> RecallProfile:
     base = base or PROFILES["hybrid"]
     return base.with_(name="fit", candidates=300, summary_above=-1.0, full_above=-1.0)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One grid point: the four weights and the time boost."""
+
+    weights: tuple[float, ...]
+    boost: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost}
+
+
+class Table:
+    """The rows padded into arrays, so that a grid point is scored for every question at once."""
+
+    def __init__(self, rows: Sequence[Rows]) -> None:
+        width = max((len(r.dia_ids) for r in rows), default=0) or 1
+        self.features = np.zeros((len(rows), width, len(SIGNALS) + 1))
+        self.found = np.zeros((len(rows), width), dtype=bool)
+        self.relevant = np.zeros((len(rows), width), dtype=bool)
+        for i, r in enumerate(rows):
+            self.features[i, :len(r.dia_ids)] = r.features
+            self.found[i, :len(r.dia_ids)] = True
+            self.relevant[i, :len(r.dia_ids)] = r.relevant
+        self.evidence = np.array([len(r.evidence) for r in rows], dtype=np.float64)
+        self.conversations = np.array([r.conversation for r in rows])
+        self.discounts = 1.0 / np.log2(np.arange(2, 7))
+        self.ideal = np.array([self.discounts[:int(min(n, 5))].sum() for n in self.evidence])
+
+    def scores(self, point: Point) -> np.ndarray:
+        """(questions, candidates): each candidate's score at ``point``."""
+        summed = self.features[..., :len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
+        return summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
+
+    def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
+        """Each metric of ``hippograph.bench.metrics`` per question, ranked at ``point`` above ``floor``."""
+        scores = np.where(self.found, self.scores(point), -np.inf)
+        # Ties keep the rows' order (the recall statement's), as a stable sort of the statement's list does.
+        order = np.argsort(-scores, axis=1, kind="stable")[:, :DEPTH]
+        kept = np.take_along_axis(scores, order, axis=1) > floor
+        hits = np.take_along_axis(self.relevant, order, axis=1) & kept
+        width = hits.shape[1]
+        return {
+            "recall@5": hits[:, :5].sum(1) / self.evidence,
+            "recall@10": hits[:, :10].sum(1) / self.evidence,
+            "recall@20": hits.sum(1) / self.evidence,
+            "hit@1": hits[:, 0].astype(np.float64),
+            "ndcg@5": (hits[:, :5] * self.discounts[:min(5, width)]).sum(1) / self.ideal,
+        }
+
+
+def grid(step: float = STEP) -> list[tuple[float, ...]]:
+    n = round(1 / step)
+    return [
+        tuple(round(c * step, 4) for c in (a, b, c, n - a - b - c))
+        for a, b, c in itertools.product(range(n + 1), repeat=3) if a + b + c <= n
+    ]
+
+
+def points(step: float = STEP) -> list[Point]:
+    """Every grid point, no boost first (so that a tie keeps the plainer fit)."""
+    return [Point(weights, boost) for boost in BOOSTS for weights in grid(step)]
+
+
+class Grid:
+    """Every grid point's objective per question, computed once for all the fits made of them."""
+
+    def __init__(self, table: Table, step: float = STEP) -> None:
+        self.table = table
+        self.points = points(step)
+        self.objectives = np.stack([objective(table.per_question(p)) for p in self.points])
+
+    def best(self, questions: np.ndarray, without: str | None = None) -> Point:
+        """The point with the best mean objective over ``questions``; ``without`` a signal (or the time
+        boost), among the points giving it nothing."""
+        allowed = np.array([_gives_nothing(p, without) for p in self.points])
+        means = np.where(allowed, self.objectives[:, questions].mean(axis=1), -np.inf)
+        return self.points[int(np.argmax(means))]
+
+
+def _gives_nothing(point: Point, signal: str | None) -> bool:
+    if signal is None:
+        return True
+    if signal == TIME:
+        return point.boost == 0
+    return point.weights[SIGNALS.index(signal)] == 0
+
+
+def objective(scores: Mapping[str, Any]) -> Any:
+    """Recall@10 + Hit@1 + NDCG@5: of one mean, or per question."""
+    return scores["recall@10"] + scores["hit@1"] + scores["ndcg@5"]
+
+
+def mean(per_question: Mapping[str, np.ndarray], questions: np.ndarray | None = None) -> dict[str, float]:
+    return {k: round(float(v[questions].mean() if questions is not None else v.mean()), 4)
+            for k, v in per_question.items()}
+
+
+def held_out(grid_: Grid, floor: float, without: str | None = None) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """Leave one conversation out: per fold the point fitted on the others and its scores on it, and
+    the scores pooled over questions."""
+    table = grid_.table
+    folds = []
+    pooled = {k: np.zeros(len(table.evidence)) for k in metrics.METRICS}
+    for conversation in sorted(set(table.conversations)):
+        test = table.conversations == conversation
+        point = grid_.best(~test, without)
+        scores = table.per_question(point, floor)
+        for k in pooled:
+            pooled[k][test] = scores[k][test]
+        folds.append({"held_out": str(conversation), "questions": int(test.sum()), **point.as_dict(),
+                      "results": mean(scores, test)})
+    return folds, mean(pooled)
+
+
+def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Held out, per band of the score (each fold's point fitted on the other conversations): how
+    many candidates scored in it and the share of them that were relevant."""
+    scores, relevant = [], []
+    for fold in folds:
+        test = table.conversations == fold["held_out"]
+        point = Point(tuple(fold["weights"][signal] for signal in SIGNALS), fold["time_boost"])
+        found = table.found[test]
+        scores.append(table.scores(point)[test][found])
+        relevant.append(table.relevant[test][found])
+    s, y = np.concatenate(scores), np.concatenate(relevant)
+    # Band i holds the scores in (BANDS[i - 1], BANDS[i]]; the first band holds a score of 0 too, the last
+    # one a boosted score above 1.
+    band = np.clip(np.searchsorted(BANDS, s, side="left"), 1, len(BANDS) - 1)
+    bands = []
+    for i, (low, high) in enumerate(zip(BANDS, BANDS[1:]), start=1):
+        inside = band == i
+        if inside.any():
+            bands.append({"from": low, "to": high, "candidates": int(inside.sum()),
+                          "relevant": round(float(y[inside].mean()), 4)})
+    return bands
+
+
+def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
+    """The point fitted on all rows, a leave-one-conversation-out check (with what a score means held
+    out), and the same check with each signal (and the time boost) left out in turn, the rest
+    refitted: what each earns on conversations it was not fitted on."""
+    table = Table(rows)
+    grid_ = Grid(table, step)
+    everyone = np.ones(len(rows), dtype=bool)
+    point = grid_.best(everyone)
+    folds, pooled = held_out(grid_, floor)
+    return {
+        **point.as_dict(),
+        "objective": "mean recall@10 + hit@1 + ndcg@5",
+        "grid_step": step,
+        "time_boosts": list(BOOSTS),
+        "questions": len(rows),
+        "in_sample": mean(table.per_question(point, floor)),
+        "leave_one_conversation_out": pooled,
+        "folds": folds,
+        "reliability": reliability(table, folds),
+        "without": {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME)},
+        "floor": floor,
+    }
 
 
 def extract(
@@ -72,119 +238,10 @@ def extract(
                             now=conversation.now, record_access=False)
             ranked = [c for c in result.ranked if c.id in dia_ids]
             features = np.array([
-                [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation]
+                [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
+                 c.components.time]
                 for c in ranked
-            ], dtype=np.float64).reshape(-1, 4)
+            ], dtype=np.float64).reshape(-1, len(SIGNALS) + 1)
             found.append(Rows(conversation.sample_id, set(question.evidence), [dia_ids[c.id] for c in ranked], features))
         progress(f"{conversation.sample_id}: {len(conversation.questions)} questions in {time.perf_counter() - started:.0f}s")
     return found
-
-
-def grid(step: float = STEP) -> list[tuple[float, ...]]:
-    n = round(1 / step)
-    return [
-        tuple(round(c * step, 4) for c in (a, b, c, n - a - b - c))
-        for a, b, c in itertools.product(range(n + 1), repeat=3) if a + b + c <= n
-    ]
-
-
-def evaluate(rows: Sequence[Rows], weights: Sequence[float], floor: float = float("-inf")) -> dict[str, float]:
-    """The metrics of ``hippograph.bench.metrics`` for the rows ranked by ``weights``, above ``floor``."""
-    w = np.asarray(weights, dtype=np.float64)
-    totals = dict.fromkeys(metrics.METRICS, 0.0)
-    discounts = 1.0 / np.log2(np.arange(2, 7))
-    for r in rows:
-        scores = r.features @ w if len(r.features) else np.zeros(0)
-        order = np.argsort(-scores, kind="stable")[:20]
-        order = order[scores[order] > floor]
-        hits = r.relevant[order]  # dia_ids are unique per conversation, so no repeats to drop
-        n = len(r.evidence)
-        totals["recall@5"] += hits[:5].sum() / n
-        totals["recall@10"] += hits[:10].sum() / n
-        totals["recall@20"] += hits[:20].sum() / n
-        totals["hit@1"] += float(hits[:1].any())
-        totals["ndcg@5"] += float((hits[:5] * discounts[:len(hits[:5])]).sum() / discounts[:min(n, 5)].sum())
-    return {k: v / len(rows) for k, v in totals.items()} if rows else totals
-
-
-def reliability(rows: Sequence[Rows], folds: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Held out, per band of the weighted sum (each fold's weights fitted on the other conversations): how
-    many candidates scored in it and the share of them that were relevant."""
-    scores, relevant = [], []
-    for fold in folds:
-        weights = np.asarray([fold["weights"][signal] for signal in SIGNALS], dtype=np.float64)
-        for r in rows:
-            if r.conversation == fold["held_out"] and len(r.features):
-                scores.append(r.features @ weights)
-                relevant.append(r.relevant)
-    s, y = np.concatenate(scores), np.concatenate(relevant)
-    # Band i holds the scores in (BANDS[i - 1], BANDS[i]]; the first band holds a score of 0 too.
-    band = np.clip(np.searchsorted(BANDS, s, side="left"), 1, len(BANDS) - 1)
-    bands = []
-    for i, (low, high) in enumerate(zip(BANDS, BANDS[1:]), start=1):
-        inside = band == i
-        if inside.any():
-            bands.append({"from": low, "to": high, "candidates": int(inside.sum()),
-                          "relevant": round(float(y[inside].mean()), 4)})
-    return bands
-
-
-def objective(scores: dict[str, float]) -> float:
-    return scores["recall@10"] + scores["hit@1"] + scores["ndcg@5"]
-
-
-def best_weights(
-    rows: Sequence[Rows], step: float = STEP, without: str | None = None,
-) -> tuple[tuple[float, ...], dict[str, float]]:
-    """The grid point with the best objective on ``rows``; ``without`` a signal, among points giving it 0."""
-    left_out = SIGNALS.index(without) if without is not None else None
-    best: tuple[float, tuple[float, ...], dict[str, float]] | None = None
-    for weights in grid(step):
-        if left_out is not None and weights[left_out] > 0:
-            continue
-        scores = evaluate(rows, weights)
-        if best is None or objective(scores) > best[0] + 1e-12:
-            best = (objective(scores), weights, scores)
-    assert best is not None
-    return best[1], best[2]
-
-
-def held_out(
-    rows: Sequence[Rows], floor: float, step: float = STEP, without: str | None = None,
-) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    """Leave one conversation out: per fold the weights fitted on the others and their scores on it, and
-    the scores pooled over questions."""
-    folds, pooled = [], []
-    for conversation in sorted({r.conversation for r in rows}):
-        train = [r for r in rows if r.conversation != conversation]
-        test = [r for r in rows if r.conversation == conversation]
-        fold_weights, _ = best_weights(train, step, without)
-        fold_scores = evaluate(test, fold_weights, floor)
-        folds.append({"held_out": conversation, "questions": len(test), "weights": dict(zip(SIGNALS, fold_weights)),
-                      "results": _round(fold_scores)})
-        pooled.extend([fold_scores] * len(test))
-    return folds, _round(metrics.mean_scores(pooled))
-
-
-def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
-    """Weights fitted on all rows, a leave-one-conversation-out check (with what a score means held
-    out), and the same check with each signal left out in turn (the others refitted): what each
-    signal earns on conversations it was not fitted on."""
-    weights, _ = best_weights(rows, step)
-    folds, pooled = held_out(rows, floor, step)
-    return {
-        "weights": dict(zip(SIGNALS, weights)),
-        "objective": "mean recall@10 + hit@1 + ndcg@5",
-        "grid_step": step,
-        "questions": len(rows),
-        "in_sample": _round(evaluate(rows, weights, floor)),
-        "leave_one_conversation_out": pooled,
-        "folds": folds,
-        "reliability": reliability(rows, folds),
-        "without": {signal: held_out(rows, floor, step, signal)[1] for signal in SIGNALS},
-        "floor": floor,
-    }
-
-
-def _round(values: dict[str, float]) -> dict[str, float]:
-    return {k: round(v, 4) for k, v in values.items()}

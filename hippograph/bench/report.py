@@ -148,11 +148,13 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         "## Fitting the hybrid weights\n",
         f"Fitted on {result['questions']} LoCoMo development questions — the same data the table above "
         "reports, so the hybrid row there is in-sample. Method: every question asked once through the recall "
-        "statement with the hybrid profile's candidate sources (300 rows, no floor); a grid over the simplex "
-        f"(step {result['grid_step']}) re-ranks those rows by the weighted sum and keeps the best "
+        "statement with the hybrid profile's candidate sources (300 rows, no floor); a grid — weights over the "
+        f"simplex (step {result['grid_step']}) times the time boosts "
+        f"{', '.join(str(b) for b in result['time_boosts'])} — re-ranks those rows by the weighted sum, times "
+        "1 + the boost for a memory that says when if the question asks when, and keeps the best "
         f"{result['objective']}.\n",
         f"Fitted weights: vector **{w['vector']}**, keyword **{w['keyword']}**, recency **{w['recency']}**, "
-        f"relation **{w['relation']}**.\n",
+        f"relation **{w['relation']}**; time boost **{result['time_boost']}**.\n",
         "Held-out check, leave one conversation out (weights fitted on four conversations, scored on the fifth, "
         "pooled over questions), against the in-sample fit, both with the profile's floor:\n",
         _table(["fit", *METRICS], [
@@ -161,8 +163,8 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         ]),
     ]
     if folds:
-        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "recall@10", "hit@1"], [
-            [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()),
+        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "time boost", "recall@10", "hit@1"], [
+            [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()), f["time_boost"],
              f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
         ]))
     if "reliability" in result:
@@ -175,8 +177,9 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         ]))
     if "without" in result:
         held = result["leave_one_conversation_out"]
-        text.append("What each signal earns: the same held-out check with that signal left out and the others "
-                    "refitted; the change is what leaving it out costs (negative: the signal helps):\n")
+        text.append("What each signal earns: the same held-out check with that signal left out (time: the boost "
+                    "0) and the rest refitted; the change is what leaving it out costs (negative: the signal "
+                    "helps):\n")
         text.append(_table(["left out", *METRICS, "change in recall@10", "in hit@1", "in ndcg@5"], [
             [signal, *(scores[k] for k in METRICS),
              *(round(scores[k] - held[k], 4) for k in ("recall@10", "hit@1", "ndcg@5"))]

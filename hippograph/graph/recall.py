@@ -33,7 +33,8 @@ It runs in one read transaction and, in order:
    after a match, and at ``precedingShare`` of its strength the one right before),
    found through the ``memory_session_timeline`` index;
 5. the union, per memory: components in [0, 1] (see ``hippograph.memory.recall.profiles``),
-   the weighted score, the floor, and the ranking.
+   the weighted score (times ``1 + timeBoost`` for a memory that says when, if the query asks
+   when), the floor, and the ranking.
 
 Only memories of ``$userId`` that are in scope, not archived and not closed
 (``validUntil`` unset) are ever read as candidates. Every value comes in as a
@@ -244,12 +245,32 @@ WITH m, sources, cosine, keyword, entityRelation, neighbour,
      CASE WHEN ageDays IS NULL THEN 0.0 WHEN ageDays <= 0 THEN 1.0 ELSE 0.5 ^ (ageDays / $halfLifeDays) END AS recency
 WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
-       + $weights.recency * recency + $weights.relation * relation AS score
+       + $weights.recency * recency + $weights.relation * relation AS weighted
+// Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum.
+// The pattern is matched only where that can change what comes back: a memory whose boosted sum is
+// under the floor, or under the limit-th best sum (which the result's last score is at least), is left out.
+WHERE weighted * (1.0 + $timeBoost) > $floor
+WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
+              relation: relation, entityRelation: entityRelation, neighbour: neighbour, weighted: weighted}) AS rows
+CALL (rows) {
+  UNWIND rows AS row
+  WITH row.weighted AS weighted ORDER BY weighted DESC LIMIT $limit
+  // With tiers first the result is not the best sums: every memory may come back.
+  RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(weighted) END AS cut
+}
+UNWIND rows AS row
+WITH row, cut WHERE cut IS NULL OR row.weighted * (1.0 + $timeBoost) >= cut
+WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
+     row.recency AS recency, row.relation AS relation, row.entityRelation AS entityRelation,
+     row.neighbour AS neighbour, row.weighted AS weighted,
+     CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time,
+     weighted * (1.0 + $timeBoost * time) AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, vector, keyword, recency, relation, entityRelation, neighbour, score, sources
+       cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, score, sources
 """
 
 # Before the query is embedded: which of its phrases (runs of one to three of its words) name someone
@@ -362,6 +383,17 @@ class Recency:
 
 
 @dataclass(frozen=True)
+class TimeMatch:
+    """``SCORING``'s time: when the query asks when, a memory whose content matches the query's
+    ``says_when`` pattern scores ``1 + time_boost`` times its weighted sum; 0 = off."""
+
+    time_boost: float = 0.0
+
+    def parameters(self) -> dict[str, Any]:
+        return {"timeBoost": float(self.time_boost)}
+
+
+@dataclass(frozen=True)
 class RecallQuery:
     """Everything the recall statement needs: the caller's scope and query, and each branch's settings."""
 
@@ -382,11 +414,14 @@ class RecallQuery:
     relation: RelationBranch
     neighbours: NeighbourBranch
     recency: Recency
+    time: TimeMatch
     floor: float
     tier_first: bool
     limit: int
     sketch: Sequence[float] | None = None
     query_words: Sequence[str] = ()
+    # The pattern (Cypher's =~) of a memory that says when, for a query that asks when; else None.
+    says_when: str | None = None
 
     def statement(self) -> str:
         return recall_statement(self.relation.max_hops, self.project_id is not None, self.session_id is not None,
@@ -398,11 +433,11 @@ class RecallQuery:
             "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
             "sketch": list(self.sketch) if self.sketch is not None else None,
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
-            "queryWords": list(self.query_words), "now": self.now, "weights": dict(self.weights),
+            "queryWords": list(self.query_words), "saysWhen": self.says_when, "now": self.now, "weights": dict(self.weights),
             "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
             "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
             **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),
-            **self.neighbours.parameters(), **self.recency.parameters(),
+            **self.neighbours.parameters(), **self.recency.parameters(), **self.time.parameters(),
         }
 
 

@@ -428,3 +428,55 @@ def test_the_query_vector_also_asks_without_the_names_of_the_callers_speakers(cl
     assert cosines(query, profile) == pytest.approx(blended, abs=1e-4)
     assert cosines(query, profile.with_(unnamed_query=False)) == pytest.approx(expected(embed(query)), abs=1e-4)
     assert cosines("Caroline?", profile) == pytest.approx(expected(embed("Caroline?")), abs=1e-4)
+
+
+def test_a_query_that_asks_when_boosts_the_memories_that_say_when(clean_db: Services) -> None:
+    """Asked when, a memory with a time expression scores (1 + time_boost) times its weighted sum and
+    reports time 1; asked anything else, or by a memory without one, time is 0 and nothing is boosted."""
+    ids = write(clean_db, [
+        {"key": "dated", "content": "The office went to Lisbon last May"},
+        {"key": "undated", "content": "We moved the office to Lisbon"},
+    ])
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, time_boost=0.3)
+    weights = profile.weights
+
+    def ranked(query: str, recall_profile: RecallProfile) -> dict[str, tuple[float, float, float]]:
+        """key → (score, weighted sum of the four signals, time)."""
+        result = recall(clean_db, query, Scope("u1", "p1"), "critical", recall_profile, now=NOW, record_access=False)
+        keys = {memory_id: key for key, memory_id in ids.items()}
+        return {keys[c.id]: (c.score, weights.vector * (c.components.vector or 0.0) + weights.keyword * c.components.keyword
+                             + weights.recency * c.components.recency + weights.relation * c.components.relation,
+                             c.components.time) for c in result.ranked}
+
+    asked = ranked("When did we move the office to Lisbon?", profile)
+    assert asked["dated"][2] == 1.0 and asked["undated"][2] == 0.0
+    assert asked["dated"][0] == pytest.approx(asked["dated"][1] * 1.3)
+    assert asked["undated"][0] == pytest.approx(asked["undated"][1])
+    # Unboosted, the time component is still measured; only the score leaves it out.
+    plain = ranked("When did we move the office to Lisbon?", profile.with_(time_boost=0.0))
+    assert plain["dated"][2] == 1.0 and plain["dated"][0] == pytest.approx(plain["dated"][1])
+    assert asked["dated"][0] > plain["dated"][0]
+    # The boost may lift a memory over one whose weighted sum is higher: asked for one row only, the
+    # statement still matches the pattern for every memory a boost could bring into it.
+    assert asked["undated"][1] > asked["dated"][1] and asked["dated"][0] > asked["undated"][0]
+    assert set(ranked("When did we move the office to Lisbon?", profile.with_(candidates=1))) == {"dated"}
+    # A question that does not ask when boosts nothing.
+    where = ranked("Where did we move the office?", profile)
+    assert {key: values[2] for key, values in where.items()} == {"dated": 0.0, "undated": 0.0}
+    assert all(values[0] == pytest.approx(values[1]) for values in where.values())
+
+
+@pytest.mark.parametrize("text", [
+    "I went to a support group yesterday", "Back in 2019 we lived in Oslo", "See you on Friday!",
+    "it was three weeks ago", "Caroline: we met LAST SUMMER", "the deadline\nis next week",
+    "I love the mayor", "we met at the Sundaymarket", "nothing of the sort", "",
+])
+def test_neo4j_reads_a_memory_that_says_when_as_python_does(clean_db: Services, text: str) -> None:
+    """SAYS_WHEN is matched by Cypher's =~ (Java's regex); its examples read the same in Python."""
+    import re
+
+    from hippograph.memory.recall.when import SAYS_WHEN
+
+    record = clean_db.driver.execute_query("RETURN $text =~ $pattern AS says", text=text, pattern=SAYS_WHEN,
+                                           database_=clean_db.database).records[0]
+    assert record["says"] is (re.fullmatch(SAYS_WHEN, text) is not None)

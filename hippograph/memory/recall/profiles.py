@@ -22,8 +22,9 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
     as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
-    said a memory (``speaker_match``) and the vector asking also without the names of who speaks
-    (``unnamed_query``), with Izanagi's full / summary / skip rule
+    said a memory (``speaker_match``), the vector asking also without the names of who speaks
+    (``unnamed_query``) and, for a query that asks when, the memories that say when boosted by the
+    fitted ``time_boost``, with Izanagi's full / summary / skip rule
     and budgets.
 
 The components, each in [0, 1]:
@@ -53,6 +54,10 @@ The components, each in [0, 1]:
   the one right before at ``preceding_share``). Izanagi and hanzo use the
   distance alone. (Averaged, not the larger: an entity every memory mentions —
   a conversation partner's name — would otherwise saturate it.)
+* ``time`` — 1 when the query asks when (how long, what year: ``when.asks_when``) and the
+  memory's content carries a time expression (``when.SAYS_WHEN``), else 0. Not a weight: it
+  multiplies the weighted sum by ``1 + time_boost``, so it reorders what the other signals found
+  and lifts nothing they did not (the score can then exceed 1).
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ from types import MappingProxyType
 from hippograph.config import RESOURCES
 
 from hippograph.graph.recall import (
-    MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, VectorBranch,
+    MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, TimeMatch, VectorBranch,
 )
 from hippograph.graph.vocabulary import Tier
 
@@ -163,6 +168,7 @@ class RecallProfile:
     relation: RelationBranch = RelationBranch()
     neighbours: NeighbourBranch = NeighbourBranch()
     recency: Recency = Recency()
+    time: TimeMatch = TimeMatch()
     gates: Gates = Gates()
 
     def __post_init__(self) -> None:
@@ -172,6 +178,8 @@ class RecallProfile:
             raise ProfileError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {relation.max_hops!r}")
         if self.recency.half_life_days <= 0:
             raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
+        if self.time.time_boost < 0:
+            raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
         if gates.selection is Selection.TIER_TOP_K and vector.tiers is None:
             raise ProfileError(f"profile {self.name!r} selects per-tier top-k but its vector branch searches no tiers")
         if not 0.0 <= relation.mention_share <= 1.0:
@@ -247,6 +255,10 @@ def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
     return Weights(**json.loads(path.read_text())["weights"])
 
 
+def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
+    return TimeMatch(time_boost=json.loads(path.read_text())["time_boost"])
+
+
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # preceding: a session memory holds the keywords said right before it (an answer its question's);
 # the single-signal rankings keep to a memory's own text, where an answer would tie with its question.
@@ -261,6 +273,7 @@ HYBRID = RecallProfile(
     keyword=KeywordBranch(k=300, preceding=True),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),
     neighbours=NeighbourBranch(seed_k=5),
+    time=fitted_time(),
 )
 
 PROFILES: Mapping[str, RecallProfile] = MappingProxyType({p.name: p for p in (IZANAGI, HANZO, HYBRID)})

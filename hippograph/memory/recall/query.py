@@ -22,7 +22,7 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from hippograph.graph import recall as recall_cypher
-from hippograph.memory.recall import lucene, names
+from hippograph.memory.recall import lucene, names, when
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.recall.profiles import (
     Budget,
@@ -53,12 +53,14 @@ class Mode(str, Enum):
 
 @dataclass(frozen=True)
 class Components:
-    """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing."""
+    """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing;
+    ``time`` is 1 for a memory that says when, asked when."""
 
     vector: float | None
     keyword: float
     recency: float
     relation: float
+    time: float
 
 
 @dataclass(frozen=True)
@@ -212,6 +214,7 @@ def build_query(
         memory_text_queries=[lucene.owned_query(scope.user_id, [word], text_fields) for word in keywords],
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
         query_words=lucene.words(query),
+        says_when=when.SAYS_WHEN if when.asks_when(query) else None,
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
@@ -220,6 +223,7 @@ def build_query(
         relation=profile.relation,
         neighbours=profile.neighbours,
         recency=profile.recency,
+        time=profile.time,
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,
@@ -287,6 +291,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
             keyword=float(row["keyword"]),
             recency=float(row["recency"]),
             relation=float(row["relation"]),
+            time=float(row["time"]),
         ),
         content=row["content"] or "",
         summary=row["summary"],

@@ -25,6 +25,9 @@ class ScoreComponents:
     keyword: float
     recency: float
     relation: float
+    time: float = strawberry.field(description="1 when the query asks when and the memory says when (a time "
+                                               "expression): the weighted sum is then multiplied by 1 + the "
+                                               "profile's time boost; else 0.")
 
 
 @strawberry.type
@@ -47,7 +50,8 @@ class RecalledMemory:
         c = item.components
         return cls(
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
-            score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation),
+            score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation,
+                                                       time=c.time),
             tokens=item.tokens,
         )
 

@@ -1,19 +1,20 @@
-"""Fit the hybrid profile's weights and time boost on LoCoMo-format development data.
+"""Fit the hybrid profile's weights, time boost and period boost on LoCoMo-format development data.
 
 How: every question is asked once through the real recall statement with the hybrid profile's
 candidate sources and a wide candidate list (300 rows, no floor), keeping each candidate's four
-weighted components and its time match. A grid — weights over the simplex (weights ≥ 0, step 0.05,
-summing to 1) times the time boosts of ``BOOSTS`` — then re-ranks those rows offline by
-``(w·components) × (1 + boost × time)`` and keeps the point with the best mean Recall@10 + Hit@1 +
-NDCG@5 (ties: the earlier grid point, no boost first). Because the recall statement ranks its
-candidates by exactly that score, and no component depends on the weights or the boost, the
-offline ranking is what recall returns with them.
+weighted components, its time match and its period match. A grid — weights over the simplex
+(weights ≥ 0, step 0.05, summing to 1) times the time boosts of ``BOOSTS`` times the period boosts
+of ``PERIOD_BOOSTS`` — then re-ranks those rows offline by
+``(w·components) × (1 + boost × time) × (1 + period boost × period)`` and keeps the point with the
+best mean Recall@10 + Hit@1 + NDCG@5 (ties: the earlier grid point, no boost first). Because the
+recall statement ranks its candidates by exactly that score, and no component depends on the
+weights or the boosts, the offline ranking is what recall returns with them.
 
 Every grid point is scored once for every question; a fit on some conversations is then the
 best mean over their questions. ``leave-one-conversation-out``: for each conversation, the point
 fitted on the others is scored on it alone; the pooled result says how the fit does on a
 conversation it was not fitted on. Each signal is checked the same way with it left out (its
-weight, or the boost, 0) and the rest refitted (``without``): what it earns held out.
+weight, or its boost, 0) and the rest refitted (``without``): what it earns held out.
 ``reliability``: held out, the share of relevant candidates per band of the score — whether a
 score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
 """
@@ -40,6 +41,9 @@ SIGNALS = ("vector", "keyword", "recency", "relation")
 # The time boosts the grid tries: a memory that says when, asked when, scores (1 + boost) times its sum.
 BOOSTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 TIME = "time"
+# The period boosts the grid tries: a memory written in a period the question names scores (1 + boost) times its sum.
+PERIOD_BOOSTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+PERIOD = "period"
 # Bands of the hybrid score for the reliability table: the gates sit at 0.3 and 0.5.
 BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
 # Ranks the metrics look at (recall@20 is the deepest).
@@ -51,7 +55,7 @@ class Rows:
     conversation: str
     evidence: set[str]
     dia_ids: list[str]
-    features: np.ndarray  # (candidates, 5): vector, keyword, recency, relation, time
+    features: np.ndarray  # (candidates, 6): vector, keyword, recency, relation, time, period
     relevant: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -65,13 +69,14 @@ def extraction_profile(base: RecallProfile | None = None) -> RecallProfile:
 
 @dataclass(frozen=True)
 class Point:
-    """One grid point: the four weights and the time boost."""
+    """One grid point: the four weights, the time boost and the period boost."""
 
     weights: tuple[float, ...]
     boost: float
+    period: float
 
     def as_dict(self) -> dict[str, Any]:
-        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost}
+        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost, "period_boost": self.period}
 
 
 class Table:
@@ -79,7 +84,7 @@ class Table:
 
     def __init__(self, rows: Sequence[Rows]) -> None:
         width = max((len(r.dia_ids) for r in rows), default=0) or 1
-        self.features = np.zeros((len(rows), width, len(SIGNALS) + 1))
+        self.features = np.zeros((len(rows), width, len(SIGNALS) + 2))
         self.found = np.zeros((len(rows), width), dtype=bool)
         self.relevant = np.zeros((len(rows), width), dtype=bool)
         for i, r in enumerate(rows):
@@ -94,7 +99,8 @@ class Table:
     def scores(self, point: Point) -> np.ndarray:
         """(questions, candidates): each candidate's score at ``point``."""
         summed = self.features[..., :len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
-        return summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
+        return (summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
+                * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
 
     def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
         """Each metric of ``hippograph.bench.metrics`` per question, ranked at ``point`` above ``floor``."""
@@ -123,7 +129,7 @@ def grid(step: float = STEP) -> list[tuple[float, ...]]:
 
 def points(step: float = STEP) -> list[Point]:
     """Every grid point, no boost first (so that a tie keeps the plainer fit)."""
-    return [Point(weights, boost) for boost in BOOSTS for weights in grid(step)]
+    return [Point(weights, boost, period) for period in PERIOD_BOOSTS for boost in BOOSTS for weights in grid(step)]
 
 
 class Grid:
@@ -147,6 +153,8 @@ def _gives_nothing(point: Point, signal: str | None) -> bool:
         return True
     if signal == TIME:
         return point.boost == 0
+    if signal == PERIOD:
+        return point.period == 0
     return point.weights[SIGNALS.index(signal)] == 0
 
 
@@ -183,7 +191,7 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     scores, relevant = [], []
     for fold in folds:
         test = table.conversations == fold["held_out"]
-        point = Point(tuple(fold["weights"][signal] for signal in SIGNALS), fold["time_boost"])
+        point = Point(tuple(fold["weights"][signal] for signal in SIGNALS), fold["time_boost"], fold["period_boost"])
         found = table.found[test]
         scores.append(table.scores(point)[test][found])
         relevant.append(table.relevant[test][found])
@@ -214,12 +222,13 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
         "objective": "mean recall@10 + hit@1 + ndcg@5",
         "grid_step": step,
         "time_boosts": list(BOOSTS),
+        "period_boosts": list(PERIOD_BOOSTS),
         "questions": len(rows),
         "in_sample": mean(table.per_question(point, floor)),
         "leave_one_conversation_out": pooled,
         "folds": folds,
         "reliability": reliability(table, folds),
-        "without": {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME)},
+        "without": {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)},
         "floor": floor,
     }
 
@@ -239,9 +248,9 @@ def extract(
             ranked = [c for c in result.ranked if c.id in dia_ids]
             features = np.array([
                 [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
-                 c.components.time]
+                 c.components.time, c.components.period]
                 for c in ranked
-            ], dtype=np.float64).reshape(-1, len(SIGNALS) + 1)
+            ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
             found.append(Rows(conversation.sample_id, set(question.evidence), [dia_ids[c.id] for c in ranked], features))
         progress(f"{conversation.sample_id}: {len(conversation.questions)} questions in {time.perf_counter() - started:.0f}s")
     return found

@@ -150,11 +150,14 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         "reports, so the hybrid row there is in-sample. Method: every question asked once through the recall "
         "statement with the hybrid profile's candidate sources (300 rows, no floor); a grid — weights over the "
         f"simplex (step {result['grid_step']}) times the time boosts "
-        f"{', '.join(str(b) for b in result['time_boosts'])} — re-ranks those rows by the weighted sum, times "
-        "1 + the boost for a memory that says when if the question asks when, and keeps the best "
+        f"{', '.join(str(b) for b in result['time_boosts'])} times the period boosts "
+        f"{', '.join(str(b) for b in result['period_boosts'])} — re-ranks those rows by the weighted sum, times "
+        "1 + the time boost for a memory that says when if the question asks when, times 1 + the period boost "
+        "for a memory written in a day, month or year the question names, and keeps the best "
         f"{result['objective']}.\n",
         f"Fitted weights: vector **{w['vector']}**, keyword **{w['keyword']}**, recency **{w['recency']}**, "
-        f"relation **{w['relation']}**; time boost **{result['time_boost']}**.\n",
+        f"relation **{w['relation']}**; time boost **{result['time_boost']}**; period boost "
+        f"**{result['period_boost']}**.\n",
         "Held-out check, leave one conversation out (weights fitted on four conversations, scored on the fifth, "
         "pooled over questions), against the in-sample fit, both with the profile's floor:\n",
         _table(["fit", *METRICS], [
@@ -163,9 +166,10 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         ]),
     ]
     if folds:
-        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "time boost", "recall@10", "hit@1"], [
+        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "time boost", "period boost",
+                            "recall@10", "hit@1"], [
             [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()), f["time_boost"],
-             f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
+             f["period_boost"], f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
         ]))
     if "reliability" in result:
         text.append("What a hybrid score means: held out (each fold's weights fitted on the other conversations), "
@@ -177,8 +181,8 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         ]))
     if "without" in result:
         held = result["leave_one_conversation_out"]
-        text.append("What each signal earns: the same held-out check with that signal left out (time: the boost "
-                    "0) and the rest refitted; the change is what leaving it out costs (negative: the signal "
+        text.append("What each signal earns: the same held-out check with that signal left out (time, period: "
+                    "its boost 0) and the rest refitted; the change is what leaving it out costs (negative: the signal "
                     "helps):\n")
         text.append(_table(["left out", *METRICS, "change in recall@10", "in hit@1", "in ndcg@5"], [
             [signal, *(scores[k] for k in METRICS),

@@ -34,7 +34,8 @@ It runs in one read transaction and, in order:
    found through the ``memory_session_timeline`` index;
 5. the union, per memory: components in [0, 1] (see ``hippograph.memory.recall.profiles``),
    the weighted score (times ``1 + timeBoost`` for a memory that says when, if the query asks
-   when), the floor, and the ranking.
+   when, and times ``1 + periodBoost`` for a memory written in a period the query names), the
+   floor, and the ranking.
 
 Only memories of ``$userId`` that are in scope, not archived and not closed
 (``validUntil`` unset) are ever read as candidates. Every value comes in as a
@@ -246,10 +247,11 @@ WITH m, sources, cosine, keyword, entityRelation, neighbour,
 WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
        + $weights.recency * recency + $weights.relation * relation AS weighted
-// Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum.
-// The pattern is matched only where that can change what comes back: a memory whose boosted sum is
-// under the floor, or under the limit-th best sum (which the result's last score is at least), is left out.
-WHERE weighted * (1.0 + $timeBoost) > $floor
+// Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum; one
+// written in a period the query names ($periods), (1 + periodBoost) times. Both are read only where that
+// can change what comes back: a memory whose sum, boosted all it can be ($mostBoost), is under the floor
+// or under the limit-th best sum (which the result's last score is at least) is left out.
+WHERE weighted * $mostBoost > $floor
 WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
               relation: relation, entityRelation: entityRelation, neighbour: neighbour, weighted: weighted}) AS rows
 CALL (rows) {
@@ -259,18 +261,19 @@ CALL (rows) {
   RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(weighted) END AS cut
 }
 UNWIND rows AS row
-WITH row, cut WHERE cut IS NULL OR row.weighted * (1.0 + $timeBoost) >= cut
+WITH row, cut WHERE cut IS NULL OR row.weighted * $mostBoost >= cut
 WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
      row.recency AS recency, row.relation AS relation, row.entityRelation AS entityRelation,
      row.neighbour AS neighbour, row.weighted AS weighted,
-     CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time,
-     weighted * (1.0 + $timeBoost * time) AS score
+     CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
+     CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period,
+     weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, score, sources
+       cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, score, sources
 """
 
 # Before the query is embedded: which of its phrases (runs of one to three of its words) name someone
@@ -385,12 +388,14 @@ class Recency:
 @dataclass(frozen=True)
 class TimeMatch:
     """``SCORING``'s time: when the query asks when, a memory whose content matches the query's
-    ``says_when`` pattern scores ``1 + time_boost`` times its weighted sum; 0 = off."""
+    ``says_when`` pattern scores ``1 + time_boost`` times its weighted sum; a memory written
+    (``createdAt``) in one of the query's ``periods`` scores ``1 + period_boost`` times it; 0 = off."""
 
     time_boost: float = 0.0
+    period_boost: float = 0.0
 
     def parameters(self) -> dict[str, Any]:
-        return {"timeBoost": float(self.time_boost)}
+        return {"timeBoost": float(self.time_boost), "periodBoost": float(self.period_boost)}
 
 
 @dataclass(frozen=True)
@@ -422,6 +427,14 @@ class RecallQuery:
     query_words: Sequence[str] = ()
     # The pattern (Cypher's =~) of a memory that says when, for a query that asks when; else None.
     says_when: str | None = None
+    # The periods the query names, each [start, end): a memory written in one is boosted.
+    periods: Sequence[tuple[datetime, datetime]] = ()
+
+    @property
+    def most_boost(self) -> float:
+        """The most a weighted sum can be multiplied by, for this query."""
+        return ((1.0 + self.time.time_boost if self.says_when is not None else 1.0)
+                * (1.0 + self.time.period_boost if self.periods else 1.0))
 
     def statement(self) -> str:
         return recall_statement(self.relation.max_hops, self.project_id is not None, self.session_id is not None,
@@ -433,7 +446,9 @@ class RecallQuery:
             "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
             "sketch": list(self.sketch) if self.sketch is not None else None,
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
-            "queryWords": list(self.query_words), "saysWhen": self.says_when, "now": self.now, "weights": dict(self.weights),
+            "queryWords": list(self.query_words), "saysWhen": self.says_when,
+            "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
+            "now": self.now, "weights": dict(self.weights),
             "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
             "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
             **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),

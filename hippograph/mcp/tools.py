@@ -258,7 +258,7 @@ class MemoryTools:
             description="Ranking recipe; hybrid (vector, keyword, relation) unless you know better.")] = ProfileName.HYBRID,
     ) -> dict[str, Any]:
         """Recall the memories that best answer a query, ranked and within the priority's budget. Each
-        item has its score and the score's parts (vector, keyword, recency, relation, time), its tier, and
+        item has its score and the score's parts (vector, keyword, recency, relation, time, period), its tier, and
         whether its full text or its summary is shown."""
         def work(user_id: str) -> dict[str, Any]:
             result = recall_rule(self._services, text(query, "query", MAX_QUERY), caller_scope(user_id, project, session),
@@ -268,7 +268,7 @@ class MemoryTools:
                            "score": i.score, "tokens": i.tokens,
                            "components": {"vector": i.components.vector, "keyword": i.components.keyword,
                                           "recency": i.components.recency, "relation": i.components.relation,
-                                          "time": i.components.time}}
+                                          "time": i.components.time, "period": i.components.period}}
                           for i in result.items],
                 "totals": {"items": result.totals.items, "tokens": result.totals.tokens,
                            "budgetItems": result.totals.budget.items, "budgetTokens": result.totals.budget.tokens},

@@ -94,7 +94,7 @@ def test_remember_then_recall_over_http_with_score_components(api_server: Server
                 "query": "which database does billing use?", "project": "billing", "priority": "critical"}))
             assert found["items"][0]["id"] == stored["memoryId"]
             item = found["items"][0]
-            assert set(item["components"]) == {"vector", "keyword", "recency", "relation", "time"}
+            assert set(item["components"]) == {"vector", "keyword", "recency", "relation", "time", "period"}
             assert 0 < item["score"] <= 1 and item["tokens"] > 0
             assert found["totals"]["budgetItems"] == 3
     run(work)

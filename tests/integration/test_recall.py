@@ -466,6 +466,47 @@ def test_a_query_that_asks_when_boosts_the_memories_that_say_when(clean_db: Serv
     assert all(values[0] == pytest.approx(values[1]) for values in where.values())
 
 
+def test_a_query_that_names_a_period_boosts_the_memories_written_in_it(clean_db: Services) -> None:
+    """Naming a day, month or year, a memory written then scores (1 + period_boost) times its weighted sum
+    and reports period 1; one written at another time, or asked without a period, is not boosted."""
+    ids = write(clean_db, [
+        {"key": "then", "content": "Lisbon it is", "age": 19},  # 2025-02-10 12:00
+        {"key": "before", "content": "We chose Lisbon for the new office", "age": 50},  # 2025-01-10
+    ])
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, time_boost=0.0,
+                                       period_boost=5.0)
+    weights = profile.weights
+
+    def ranked(query: str, recall_profile: RecallProfile = profile) -> dict[str, tuple[float, float, float]]:
+        """key → (score, weighted sum of the four signals, period)."""
+        result = recall(clean_db, query, Scope("u1", "p1"), "critical", recall_profile, now=NOW, record_access=False)
+        keys = {memory_id: key for key, memory_id in ids.items()}
+        return {keys[c.id]: (c.score, weights.vector * (c.components.vector or 0.0) + weights.keyword * c.components.keyword
+                             + weights.recency * c.components.recency + weights.relation * c.components.relation,
+                             c.components.period) for c in result.ranked}
+
+    for query in ("Which city did we choose for the office on February 10, 2025?",
+                  "Which city did we choose for the office on 11 Feb 2025?",  # the day after still reaches it
+                  "Which city did we choose for the office in February 2025?"):
+        asked = ranked(query)
+        assert asked["then"][2] == 1.0 and asked["before"][2] == 0.0, query
+        assert asked["then"][0] == pytest.approx(asked["then"][1] * 6.0)
+        assert asked["before"][0] == pytest.approx(asked["before"][1])
+        # The boost lifts a memory over one whose weighted sum is higher: asked for one row only, the
+        # statement still reads the period of every memory a boost could bring into it.
+        assert asked["before"][1] > asked["then"][1] and asked["then"][0] > asked["before"][0]
+        assert set(ranked(query, profile.with_(candidates=1))) == {"then"}
+    # A year holds both; another day, or no period at all, holds neither.
+    assert {key: v[2] for key, v in ranked("What did we choose for the office in 2025?").items()} == {"then": 1.0, "before": 1.0}
+    for query in ("Which city did we choose for the office on February 14, 2025?",
+                  "Which city did we choose for the office?"):
+        assert {key: v[2] for key, v in ranked(query).items()} == {"then": 0.0, "before": 0.0}
+        assert all(v[0] == pytest.approx(v[1]) for v in ranked(query).values())
+    # Unboosted, the period is still measured; only the score leaves it out.
+    plain = ranked("Which city did we choose for the office in February 2025?", profile.with_(period_boost=0.0))
+    assert plain["then"][2] == 1.0 and plain["then"][0] == pytest.approx(plain["then"][1])
+
+
 @pytest.mark.parametrize("text", [
     "I went to a support group yesterday", "Back in 2019 we lived in Oslo", "See you on Friday!",
     "it was three weeks ago", "Caroline: we met LAST SUMMER", "the deadline\nis next week",

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from hippograph.bench.fit import SIGNALS, TIME, Grid, Point, Rows, Table, fit
+from hippograph.bench.fit import PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, fit
 
 
-def rows(seed: int = 7, decided_by_time: bool = False) -> list[Rows]:
-    """Per question ten candidates; the relevant one has the best vector (or, ``decided_by_time``, the
-    only time match, each of its signals at 0.7 of the best other), the other signals are noise."""
+def rows(seed: int = 7, decided_by: str | None = None) -> list[Rows]:
+    """Per question ten candidates; the relevant one has the best vector (or, ``decided_by`` TIME or
+    PERIOD, the only such match, each of its signals at 0.7 of the best other), the other signals are noise."""
     rng = np.random.default_rng(seed)
     made = []
     for conversation in ("a", "b", "c"):
         for _ in range(12):
-            features = np.hstack([rng.uniform(0.0, 0.6, size=(10, len(SIGNALS))), np.zeros((10, 1))])
-            if decided_by_time:
+            features = np.hstack([rng.uniform(0.0, 0.6, size=(10, len(SIGNALS))), np.zeros((10, 2))])
+            if decided_by is not None:
                 features[0, :len(SIGNALS)] = 0.7 * features[1:9, :len(SIGNALS)].max(axis=0)
-                features[0, len(SIGNALS)] = 1.0
+                features[0, len(SIGNALS) + (decided_by == PERIOD)] = 1.0
             else:
                 features[0, 0] = 0.9
             features[9] = 0.0  # a candidate no signal found still counts in the lowest band
@@ -36,28 +37,33 @@ def test_the_ablation_shows_what_each_signal_earns_held_out() -> None:
     result = fit(rows(), floor=float("-inf"), step=0.25)
     held = result["leave_one_conversation_out"]
     assert result["weights"]["vector"] > 0 and held["hit@1"] > 0.8
-    assert set(result["without"]) == {*SIGNALS, TIME}
+    assert set(result["without"]) == {*SIGNALS, TIME, PERIOD}
     # Held out, what a score means: the top band holds the relevant candidates, the bottom none.
     bands = result["reliability"]
     assert sum(b["candidates"] for b in bands) == len(rows()) * 10
     assert bands[-1]["relevant"] > bands[0]["relevant"]
     # Only the vector decides: without it the held-out ranking falls, without any other it barely moves.
     assert result["without"]["vector"]["hit@1"] < held["hit@1"] - 0.3
-    for signal in ("keyword", "recency", "relation", TIME):
+    for signal in ("keyword", "recency", "relation", TIME, PERIOD):
         assert result["without"][signal]["hit@1"] >= held["hit@1"] - 0.1
-    # No question here asks when, so no boost is fitted (a tie keeps the plainer point).
-    assert result["time_boost"] == 0.0
+    # No question here asks when or names a period, so no boost is fitted (a tie keeps the plainer point).
+    assert result["time_boost"] == 0.0 and result["period_boost"] == 0.0
 
 
-def test_the_time_boost_is_fitted_when_saying_when_decides() -> None:
-    result = fit(rows(decided_by_time=True), floor=float("-inf"), step=0.25)
-    assert result["time_boost"] > 0 and all(fold["time_boost"] > 0 for fold in result["folds"])
+@pytest.mark.parametrize("boost, signal", [("time_boost", TIME), ("period_boost", PERIOD)])
+def test_a_boost_is_fitted_when_its_match_decides(boost: str, signal: str) -> None:
+    result = fit(rows(decided_by=signal), floor=float("-inf"), step=0.25)
+    assert result[boost] > 0 and all(fold[boost] > 0 for fold in result["folds"])
     assert result["leave_one_conversation_out"]["hit@1"] > 0.8
-    assert result["without"][TIME]["hit@1"] < result["leave_one_conversation_out"]["hit@1"] - 0.3
+    assert result["without"][signal]["hit@1"] < result["leave_one_conversation_out"]["hit@1"] - 0.3
+    other = "period_boost" if boost == "time_boost" else "time_boost"
+    assert result[other] == 0.0
 
 
-def test_a_boosted_score_is_the_weighted_sum_times_one_plus_the_boost() -> None:
-    table = Table(rows(decided_by_time=True))
-    point = Point((0.25, 0.25, 0.25, 0.25), 0.5)
+def test_a_boosted_score_is_the_weighted_sum_times_one_plus_each_boost() -> None:
+    table = Table(rows(decided_by=TIME))
+    table.features[:, 1, len(SIGNALS) + 1] = 1.0  # a period match beside the time match
+    point = Point((0.25, 0.25, 0.25, 0.25), 0.5, 0.25)
     summed = table.features[..., :len(SIGNALS)].mean(axis=-1)
-    assert np.allclose(table.scores(point), summed * (1.0 + 0.5 * table.features[..., len(SIGNALS)]))
+    assert np.allclose(table.scores(point), summed * (1.0 + 0.5 * table.features[..., len(SIGNALS)])
+                       * (1.0 + 0.25 * table.features[..., len(SIGNALS) + 1]))

@@ -27,7 +27,7 @@ TOKENS = token_counter()
 
 
 def candidate(id: str, score: float, content: str = "a short memory", summary: str | None = None, tier: Tier = Tier.PROJECT) -> Candidate:
-    return Candidate(id, tier, score, Components(None, 0.0, 0.0, 0.0, 0.0), content, summary, None, ("keyword",))
+    return Candidate(id, tier, score, Components(None, 0.0, 0.0, 0.0, 0.0, 0.0), content, summary, None, ("keyword",))
 
 
 def test_izanagi_is_the_spec() -> None:

@@ -1,8 +1,9 @@
-"""Questions that ask when, and memories that say when (hippograph.memory.recall.when)."""
+"""Questions that ask when, memories that say when, and the periods a question names (hippograph.memory.recall.when)."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 import pytest
 
@@ -39,3 +40,29 @@ def test_asks_when(query: str, asks: bool) -> None:
 ])
 def test_says_when_is_a_whole_word_time_expression(text: str, says: bool) -> None:
     assert (re.fullmatch(when.SAYS_WHEN, text) is not None) is says
+
+
+def day(year: int, month: int, d: int) -> datetime:
+    return datetime(year, month, d, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("query, periods", [
+    # A named day reaches from the day before to the day after (time zones).
+    ("What painting did Melanie show on October 13, 2023?", [(day(2023, 10, 12), day(2023, 10, 15))]),
+    ("What did Gina find on 1 February, 2023?", [(day(2023, 1, 31), day(2023, 2, 3))]),
+    ("the 5th of May 2021 and Sept. 3rd, 2022", [(day(2022, 9, 2), day(2022, 9, 5)), (day(2021, 5, 4), day(2021, 5, 7))]),
+    ("What did Maria donate in December 2023?", [(day(2023, 12, 1), day(2024, 1, 1))]),
+    ("a trip in jan, 2024", [(day(2024, 1, 1), day(2024, 2, 1))]),
+    ("How often did she go to the beach in 2023?", [(day(2023, 1, 1), day(2024, 1, 1))]),
+    # What a finer pattern read is not read again by a coarser one, and a period is named once.
+    ("on 13 October 2023, in October 2023, in 2023", [
+        (day(2023, 10, 12), day(2023, 10, 15)), (day(2023, 10, 1), day(2023, 11, 1)), (day(2023, 1, 1), day(2024, 1, 1))]),
+    ("in 2023 and again in 2023", [(day(2023, 1, 1), day(2024, 1, 1))]),
+    # A day that does not exist names nothing; neither do numbers that are not years, nor "may" as a verb.
+    ("February 30, 2023", []),
+    ("port 20230 and 12345", []),
+    ("What may happen next?", []),
+    ("When did we move the office?", []),
+])
+def test_named_periods(query: str, periods: list[tuple[datetime, datetime]]) -> None:
+    assert [(p.start, p.end) for p in when.named_periods(query)] == periods

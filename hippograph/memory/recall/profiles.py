@@ -23,8 +23,9 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
     as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
     said a memory (``speaker_match``), the vector asking also without the names of who speaks
-    (``unnamed_query``) and, for a query that asks when, the memories that say when boosted by the
-    fitted ``time_boost``, with Izanagi's full / summary / skip rule
+    (``unnamed_query``), for a query that asks when, the memories that say when boosted by the
+    fitted ``time_boost`` and, for a query that names a day, month or year, the memories written
+    then boosted by the fitted ``period_boost``, with Izanagi's full / summary / skip rule
     and budgets.
 
 The components, each in [0, 1]:
@@ -58,6 +59,10 @@ The components, each in [0, 1]:
   memory's content carries a time expression (``when.SAYS_WHEN``), else 0. Not a weight: it
   multiplies the weighted sum by ``1 + time_boost``, so it reorders what the other signals found
   and lifts nothing they did not (the score can then exceed 1).
+* ``period`` — 1 when the query names a day, a month or a year ("on October 13, 2023", "in
+  December 2023": ``when.named_periods``; a day reaches from the day before to the day after) and
+  the memory was written (``createdAt``) in it, else 0. Like ``time``, not a weight: it multiplies
+  the weighted sum by ``1 + period_boost``.
 """
 
 from __future__ import annotations
@@ -180,6 +185,8 @@ class RecallProfile:
             raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
         if self.time.time_boost < 0:
             raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
+        if self.time.period_boost < 0:
+            raise ProfileError(f"period_boost must not be negative, got {self.time.period_boost}")
         if gates.selection is Selection.TIER_TOP_K and vector.tiers is None:
             raise ProfileError(f"profile {self.name!r} selects per-tier top-k but its vector branch searches no tiers")
         if not 0.0 <= relation.mention_share <= 1.0:
@@ -256,7 +263,8 @@ def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
 
 
 def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
-    return TimeMatch(time_boost=json.loads(path.read_text())["time_boost"])
+    fitted = json.loads(path.read_text())
+    return TimeMatch(time_boost=fitted["time_boost"], period_boost=fitted["period_boost"])
 
 
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).

@@ -54,13 +54,15 @@ class Mode(str, Enum):
 @dataclass(frozen=True)
 class Components:
     """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing;
-    ``time`` is 1 for a memory that says when, asked when."""
+    ``time`` is 1 for a memory that says when, asked when; ``period`` 1 for a memory written in a
+    period (day, month, year) the query names."""
 
     vector: float | None
     keyword: float
     recency: float
     relation: float
     time: float
+    period: float
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,7 @@ def build_query(
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
         query_words=lucene.words(query),
         says_when=when.SAYS_WHEN if when.asks_when(query) else None,
+        periods=[(period.start, period.end) for period in when.named_periods(query)],
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
@@ -292,6 +295,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
             recency=float(row["recency"]),
             relation=float(row["relation"]),
             time=float(row["time"]),
+            period=float(row["period"]),
         ),
         content=row["content"] or "",
         summary=row["summary"],

@@ -1,4 +1,4 @@
-"""Questions that ask when, and memories that say when.
+"""Questions that ask when, memories that say when, and the days, months and years a question names.
 
 "When did Caroline go to the support group?" is answered by the turn that says "I went to a
 support group yesterday", not by the turns that talk about the group. So when a query asks when
@@ -6,11 +6,19 @@ support group yesterday", not by the turns that talk about the group. So when a 
 score times ``1 + time_boost`` for them (``hippograph.graph.recall.TimeMatch``). The memory side
 is a regular expression the recall statement matches (``=~``, Java's regex syntax, which these
 patterns share with Python's), so a memory stored before this rule counts as one stored after.
+
+"What did Maria donate in December 2023?" names when its answer was said. So when a query names a
+day, a month or a year (``named_periods``), the memories written then (``createdAt``) score
+``1 + period_boost`` times theirs. A named day reaches from the day before to the day after: the
+asker's calendar and the memory's clock may sit in different time zones.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -45,3 +53,58 @@ def asks_when(query: str) -> bool:
     """Whether ``query`` asks for a time: when, how long, since when, what year, how many weeks."""
     return ASKS_WHEN.search(query) is not None
 
+
+
+@dataclass(frozen=True)
+class Period:
+    """``[start, end)``: a stretch of time a query names."""
+
+    start: datetime
+    end: datetime
+
+
+# Month names and their three-letter forms ("Sept" too), longest first so that "june" wins over "jun".
+_MONTH_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
+_MONTH_NUMBERS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name} | {"sept": 9}
+_MONTH = "(?P<month>" + "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = rf"(?P<year>{YEAR})"
+# Most precise first: a day ("October 13, 2023", "13 October 2023"), a month ("July 2023"), a year.
+NAMED = (
+    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
+    re.compile(rf"\b{_YEAR}\b"),
+)
+DAY_SLACK = timedelta(days=1)
+
+
+def named_periods(query: str) -> list[Period]:
+    """The days, months and years ``query`` names, each once, in the order found (a date that does not
+    exist, "February 30, 2023", names nothing)."""
+    periods: list[Period] = []
+    rest = query
+    for pattern in NAMED:
+        for match in pattern.finditer(rest):
+            period = _period(match)
+            if period is not None and period not in periods:
+                periods.append(period)
+        # What one pattern read is not read again by a coarser one: "13 October 2023" names no month.
+        rest = pattern.sub(" ", rest)
+    return periods
+
+
+def _period(match: re.Match[str]) -> Period | None:
+    found = match.groupdict()
+    year = int(found["year"])
+    month = _MONTH_NUMBERS[found["month"].lower()] if found.get("month") else None
+    try:
+        if found.get("day"):
+            day = datetime(year, month or 1, int(found["day"]), tzinfo=timezone.utc)
+            return Period(day - DAY_SLACK, day + timedelta(days=1) + DAY_SLACK)
+        if month is not None:
+            return Period(datetime(year, month, 1, tzinfo=timezone.utc),
+                          datetime(year + month // 12, month % 12 + 1, 1, tzinfo=timezone.utc))
+    except ValueError:
+        return None
+    return Period(datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))

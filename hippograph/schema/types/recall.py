@@ -28,6 +28,10 @@ class ScoreComponents:
     time: float = strawberry.field(description="1 when the query asks when and the memory says when (a time "
                                                "expression): the weighted sum is then multiplied by 1 + the "
                                                "profile's time boost; else 0.")
+    period: float = strawberry.field(description="1 when the memory was written in a day, month or year the query "
+                                                 "names (\"in December 2023\", \"on October 13, 2023\"): the "
+                                                 "weighted sum is then multiplied by 1 + the profile's period boost; "
+                                                 "else 0.")
 
 
 @strawberry.type
@@ -51,7 +55,7 @@ class RecalledMemory:
         return cls(
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
             score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation,
-                                                       time=c.time),
+                                                       time=c.time, period=c.period),
             tokens=item.tokens,
         )
 

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from hippograph.bench import metrics
-from hippograph.bench.locomo import Conversation, bench_services, ingest
+from hippograph.bench.locomo import Conversation, bench_services, forgotten_after, ingest
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
 from hippograph.memory.recall.query import recall
 from hippograph.memory.tiers import Scope
@@ -240,17 +240,19 @@ def extract(
     profile = extraction_profile()
     found: list[Rows] = []
     for conversation in conversations:
-        dia_ids = ingest(services, conversation)
-        started = time.perf_counter()
-        for question in conversation.questions:
-            result = recall(services, question.text, Scope(conversation.user_id), "critical", profile,
-                            now=conversation.now, record_access=False)
-            ranked = [c for c in result.ranked if c.id in dia_ids]
-            features = np.array([
-                [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
-                 c.components.time, c.components.period]
-                for c in ranked
-            ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
-            found.append(Rows(conversation.sample_id, set(question.evidence), [dia_ids[c.id] for c in ranked], features))
+        with forgotten_after(services, [conversation]):
+            dia_ids = ingest(services, conversation)
+            started = time.perf_counter()
+            for question in conversation.questions:
+                result = recall(services, question.text, Scope(conversation.user_id), "critical", profile,
+                                now=conversation.now, record_access=False)
+                ranked = [c for c in result.ranked if c.id in dia_ids]
+                features = np.array([
+                    [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
+                     c.components.time, c.components.period]
+                    for c in ranked
+                ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
+                found.append(Rows(conversation.sample_id, set(question.evidence), [dia_ids[c.id] for c in ranked],
+                                  features))
         progress(f"{conversation.sample_id}: {len(conversation.questions)} questions in {time.perf_counter() - started:.0f}s")
     return found

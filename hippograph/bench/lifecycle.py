@@ -25,12 +25,14 @@ from hippograph.bench.locomo import (
     Asked,
     Conversation,
     bench_services,
+    deliveries,
+    forgotten_after,
     methods,
+    shared_words,
     summarise,
 )
 from hippograph.graph import inspection
 from hippograph.memory.lifecycle.consolidation import consolidate
-from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.recall.profiles import Priority, RecallProfile
 from hippograph.memory.recall.query import recall
 from hippograph.memory.lifecycle.sessions import end_session, start_session
@@ -45,7 +47,6 @@ TRANSCRIPT_BUDGET = 1024
 def play(services: Services, conversation: Conversation) -> dict[str, list[str]]:
     """Run the conversation through the lifecycle; memory id → the dia_ids it derives from."""
     user = conversation.user_id
-    forget_user(services, user)
     for session_id, turns in conversation.sessions.items():
         scope = Scope(user, PROJECT, session_id)
         start_session(services, scope, now=turns[0].at)
@@ -81,24 +82,27 @@ def evaluate(
     played_seconds = 0.0
     tokens = {"stored": 0, "raw": 0, "memories": 0}
     for conversation in conversations:
-        started = time.perf_counter()
-        refs = play(services, conversation)
-        played_seconds += time.perf_counter() - started
-        tokens["stored"] += stored_tokens(services, conversation.user_id)
-        tokens["raw"] += raw_tokens(services, conversation)
-        tokens["memories"] += len(refs)
-        progress(f"{conversation.sample_id}: {len(refs)} memories after the lifecycle, {len(conversation.questions)} questions")
-        for question in conversation.questions:
-            for name, profile in profiles.items():
-                result = recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
-                                now=conversation.now, record_access=False)
-                ranked = [ref for c in result.ranked for ref in refs.get(c.id, [])]
-                returned = {ref for item in result.items for ref in refs.get(item.id, [])}
-                asked.append(Asked(
-                    conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
-                    result.totals.items, result.totals.tokens, 1.0 if question.evidence & returned else 0.0,
-                    result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
-                ))
+        with forgotten_after(services, [conversation]):
+            started = time.perf_counter()
+            refs = play(services, conversation)
+            played_seconds += time.perf_counter() - started
+            tokens["stored"] += stored_tokens(services, conversation.user_id)
+            tokens["raw"] += raw_tokens(services, conversation)
+            tokens["memories"] += len(refs)
+            progress(f"{conversation.sample_id}: {len(refs)} memories after the lifecycle, "
+                     f"{len(conversation.questions)} questions")
+            for question, shared in zip(conversation.questions, shared_words(conversation)):
+                for name, profile in profiles.items():
+                    result = recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
+                                    now=conversation.now, record_access=False)
+                    ranked = [ref for c in result.ranked for ref in refs.get(c.id, [])]
+                    asked.append(Asked(
+                        conversation.sample_id, question.category, name,
+                        metrics.score_question(ranked, set(question.evidence)),
+                        deliveries(services, result, profile, refs, question), shared == 0,
+                        result.timings.embed_ms if result.timings else 0.0,
+                        result.timings.query_ms if result.timings else 0.0,
+                    ))
     result = summarise(asked, conversations, profiles, services, played_seconds)
     result["lifecycle"] = {
         "transcript_budget": transcript_budget,

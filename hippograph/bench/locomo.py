@@ -1,6 +1,8 @@
 """Recall quality on LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0).
 
-Each conversation becomes one user; each LoCoMo session a session whose turns
+Each conversation becomes one user of this run alone (``Conversation.user_id`` holds the run's
+token, so that two benchmarks sharing a store never ingest into, or forget, each other's users;
+they are forgotten when the run ends); each LoCoMo session a session whose turns
 are SESSION memories stamped with the session's ``session_N_date_time`` (plus
 one second per turn, to keep their order), with tier capacities large enough to
 hold a whole conversation, so that ranking is what is measured. Every question
@@ -38,7 +40,8 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -103,10 +106,12 @@ class Conversation:
     sample_id: str
     sessions: Mapping[str, Sequence[Turn]]
     questions: Sequence[Question]
+    # The load that read it: its user is this run's alone.
+    run: str
 
     @property
     def user_id(self) -> str:
-        return "locomo-" + re.sub(r"[^A-Za-z0-9._:@/-]", "-", self.sample_id)
+        return f"locomo-{self.run}-" + re.sub(r"[^A-Za-z0-9._:@/-]", "-", self.sample_id)
 
     @property
     def now(self) -> datetime:
@@ -115,15 +120,27 @@ class Conversation:
 
 
 def load(paths: Iterable[str | Path]) -> list[Conversation]:
-    """Conversations of LoCoMo-format files; questions without evidence are left out."""
+    """Conversations of LoCoMo-format files, as users of a run of their own; questions without
+    evidence are left out."""
+    run = uuid.uuid4().hex[:8]
     conversations = []
     for path in paths:
         for sample in json.loads(Path(path).read_text()):
-            conversations.append(_conversation(sample))
+            conversations.append(_conversation(sample, run))
     return conversations
 
 
-def _conversation(sample: Mapping[str, Any]) -> Conversation:
+@contextmanager
+def forgotten_after(services: Services, conversations: Sequence[Conversation]) -> Iterator[None]:
+    """Forget the conversations' users when the block ends, however it ends: a run leaves no memories behind."""
+    try:
+        yield
+    finally:
+        for conversation in conversations:
+            forget_user(services, conversation.user_id)
+
+
+def _conversation(sample: Mapping[str, Any], run: str) -> Conversation:
     raw = sample["conversation"]
     sessions: dict[str, list[Turn]] = {}
     numbers = sorted(int(m.group(1)) for key in raw if (m := re.fullmatch(r"session_(\d+)", key)))
@@ -143,7 +160,7 @@ def _conversation(sample: Mapping[str, Any]) -> Conversation:
         evidence = frozenset(part.strip() for item in qa.get("evidence", []) for part in str(item).split(";") if part.strip())
         if evidence:
             questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
-    return Conversation(str(sample.get("sample_id", f"sample-{uuid.uuid4().hex[:8]}")), sessions, questions)
+    return Conversation(str(sample.get("sample_id", f"sample-{uuid.uuid4().hex[:8]}")), sessions, questions, run)
 
 
 def _text(turn: Mapping[str, Any]) -> str:
@@ -168,8 +185,7 @@ def shared_words(conversation: Conversation) -> list[int]:
 
 
 def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
-    """Store the conversation as its user's memories (replacing any earlier copy); memory id → dia_id."""
-    forget_user(services, conversation.user_id)
+    """Store the conversation as its user's memories; memory id → dia_id."""
     dia_ids: dict[str, str] = {}
     for session_id, turns in conversation.sessions.items():
         scope = Scope(conversation.user_id, None, session_id)
@@ -247,29 +263,33 @@ def evaluate(
     asked: list[Asked] = []
     ingest_seconds = 0.0
     for conversation in conversations:
-        started = time.perf_counter()
-        dia_ids = ingest(services, conversation)
-        ingest_seconds += time.perf_counter() - started
-        progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
-        for question, shared in zip(conversation.questions, shared_words(conversation)):
-            for name, profile in profiles.items():
-                result, ranked = ask(services, conversation, dia_ids, question, profile)
-                asked.append(Asked(
-                    conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
-                    deliveries(services, result, profile, dia_ids, question), shared == 0,
-                    result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
-                ))
+        with forgotten_after(services, [conversation]):
+            started = time.perf_counter()
+            dia_ids = ingest(services, conversation)
+            ingest_seconds += time.perf_counter() - started
+            progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
+            refs = {memory_id: (dia_id,) for memory_id, dia_id in dia_ids.items()}
+            for question, shared in zip(conversation.questions, shared_words(conversation)):
+                for name, profile in profiles.items():
+                    result, ranked = ask(services, conversation, dia_ids, question, profile)
+                    asked.append(Asked(
+                        conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
+                        deliveries(services, result, profile, refs, question), shared == 0,
+                        result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
+                    ))
     return summarise(asked, conversations, profiles, services, ingest_seconds)
 
 
 def deliveries(
-    services: Services, result: RecallResult, profile: RecallProfile, dia_ids: Mapping[str, str], question: Question,
+    services: Services, result: RecallResult, profile: RecallProfile, refs: Mapping[str, Sequence[str]],
+    question: Question,
 ) -> dict[Priority, Delivered]:
-    """What each priority's budget delivers from the ranking: recall's own selection, without asking again."""
+    """What each priority's budget delivers from the ranking: recall's own selection, without asking again;
+    a memory counts for the turns it stands for (``refs``: a turn for itself, a fact for those it came from)."""
     found = {}
     for priority in DELIVERING:
         items = select(result.ranked, profile, profile.gates.budgets[priority], services.tokens)
-        returned = {dia_ids.get(item.id) for item in items}
+        returned = {ref for item in items for ref in refs.get(item.id, ())}
         found[priority] = Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
                                     len(question.evidence))
     return found

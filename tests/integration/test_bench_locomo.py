@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.bench import locomo
+from hippograph.bench import lifecycle, locomo
 from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
@@ -29,7 +29,7 @@ QUESTIONS = [
 
 
 @pytest.fixture
-def conversation(tmp_path: Path) -> locomo.Conversation:
+def sample_file(tmp_path: Path) -> Path:
     sample = {
         "sample_id": "tiny",
         "conversation": {
@@ -41,7 +41,12 @@ def conversation(tmp_path: Path) -> locomo.Conversation:
     }
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps([sample]))
-    return locomo.load([path])[0]
+    return path
+
+
+@pytest.fixture
+def conversation(sample_file: Path) -> locomo.Conversation:
+    return locomo.load([sample_file])[0]
 
 
 def test_low_overlap_is_the_questions_that_share_no_content_word(conversation: locomo.Conversation) -> None:
@@ -69,3 +74,39 @@ def test_delivered_sets_are_scored_per_priority(clean_db: Services, conversation
     assert result["delivered_by_count"]["vector"] == {"3": {"questions": 3, "precision": vector["precision"]}}
     # A narrower budget delivers a prefix of the same ranking: its hits cannot exceed the wider one's.
     assert result["delivered"]["medium"]["vector"]["hit"] <= result["delivered"]["critical"]["vector"]["hit"]
+
+
+def memories_of(services: Services, user_id: str) -> int:
+    records, _, _ = services.driver.execute_query("MATCH (m:Memory {userId: $userId}) RETURN count(m) AS n",
+                                                  userId=user_id, database_=services.database)
+    return records[0]["n"]
+
+
+def test_a_run_has_users_of_its_own_and_leaves_no_memories(
+    clean_db: Services, conversation: locomo.Conversation, sample_file: Path,
+) -> None:
+    """Two runs on one store (bench fit beside bench locomo) never ingest into, or forget, each other's users."""
+    other_run = locomo.load([sample_file])[0]
+    assert other_run.sample_id == conversation.sample_id and other_run.user_id != conversation.user_id
+    with locomo.forgotten_after(clean_db, [conversation]):
+        locomo.ingest(clean_db, conversation)
+        locomo.evaluate(clean_db, [other_run], {"bm25": locomo.methods()["bm25"]})
+        assert memories_of(clean_db, conversation.user_id) == len(TURNS)
+        assert memories_of(clean_db, other_run.user_id) == 0
+    assert memories_of(clean_db, conversation.user_id) == 0
+
+
+def test_the_lifecycle_run_scores_its_facts_for_the_turns_they_came_from(
+    clean_db: Services, conversation: locomo.Conversation,
+) -> None:
+    """``bench locomo --lifecycle``: the conversation played through append_turn, session end and
+    consolidation, then asked as the raw-turn run is; its user is forgotten afterwards."""
+    methods = {"hybrid": locomo.methods()["hybrid"]}
+    result = lifecycle.evaluate(clean_db, [conversation], methods)
+    assert result["questions"] == len(QUESTIONS) and result["lifecycle"]["memories"] > 0
+    assert 0 < result["lifecycle"]["stored_tokens"] and result["lifecycle"]["raw_turn_tokens"] > 0
+    # A fact counts for the turns it was derived from: the pet and the brother are found.
+    assert result["results"]["hybrid"]["recall@20"] > 0
+    assert list(result["delivered"]) == ["critical", "high", "medium"]
+    assert result["low_overlap"]["questions"] == 1
+    assert memories_of(clean_db, conversation.user_id) == 0

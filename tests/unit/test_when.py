@@ -46,6 +46,9 @@ def day(year: int, month: int, d: int) -> datetime:
     return datetime(year, month, d, tzinfo=timezone.utc)
 
 
+ASKED = datetime(2024, 6, 15, 12, 0, tzinfo=timezone.utc)
+
+
 @pytest.mark.parametrize("query, periods", [
     # A named day reaches from the day before to the day after (time zones).
     ("What painting did Melanie show on October 13, 2023?", [(day(2023, 10, 12), day(2023, 10, 15))]),
@@ -63,6 +66,23 @@ def day(year: int, month: int, d: int) -> datetime:
     ("port 20230 and 12345", []),
     ("What may happen next?", []),
     ("When did we move the office?", []),
+    ("What did we do in May?", [(day(2024, 5, 1), day(2024, 6, 1))]),  # asked in June 2024: the May just gone
 ])
 def test_named_periods(query: str, periods: list[tuple[datetime, datetime]]) -> None:
-    assert [(p.start, p.end) for p in when.named_periods(query)] == periods
+    assert [(p.start, p.end) for p in when.named_periods(query, ASKED)] == periods
+
+
+@pytest.mark.parametrize("query, asked, period", [
+    # A month without its year is the last one up to the moment of asking, this month included.
+    ("When did Melanie go camping in June?", day(2024, 6, 20), (day(2024, 6, 1), day(2024, 7, 1))),
+    ("When did Melanie go camping in June?", day(2024, 5, 31), (day(2023, 6, 1), day(2023, 7, 1))),
+    ("what shipped during the month of December", day(2024, 1, 2), (day(2023, 12, 1), day(2024, 1, 1))),
+    ("a deal in Dec.", day(2024, 12, 31), (day(2024, 12, 1), day(2025, 1, 1))),
+])
+def test_a_month_without_its_year_is_the_last_one(query: str, asked: datetime, period: tuple[datetime, datetime]) -> None:
+    assert [(p.start, p.end) for p in when.named_periods(query, asked)] == [period]
+
+
+@pytest.mark.parametrize("query", ["Things may change", "the March of time", "in Mayfair", "in June-like weather"])
+def test_a_month_word_that_names_no_month(query: str) -> None:
+    assert when.named_periods(query, ASKED) == []

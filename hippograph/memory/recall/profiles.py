@@ -60,7 +60,8 @@ The components, each in [0, 1]:
   multiplies the weighted sum by ``1 + time_boost``, so it reorders what the other signals found
   and lifts nothing they did not (the score can then exceed 1).
 * ``period`` — 1 when the query names a day, a month or a year ("on October 13, 2023", "in
-  December 2023": ``when.named_periods``; a day reaches from the day before to the day after) and
+  December 2023", "in June": ``when.named_periods``; a day reaches from the day before to the day
+  after, a month without its year is the last one up to ``now``) and
   the memory was written (``createdAt``) in it, else 0. Like ``time``, not a weight: it multiplies
   the weighted sum by ``1 + period_boost``.
 """

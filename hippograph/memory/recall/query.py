@@ -217,7 +217,7 @@ def build_query(
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
         query_words=lucene.words(query),
         says_when=when.SAYS_WHEN if when.asks_when(query) else None,
-        periods=[(period.start, period.end) for period in when.named_periods(query)],
+        periods=[(period.start, period.end) for period in when.named_periods(query, now)],
         now=now,
         weights=profile.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),

@@ -10,7 +10,8 @@ patterns share with Python's), so a memory stored before this rule counts as one
 "What did Maria donate in December 2023?" names when its answer was said. So when a query names a
 day, a month or a year (``named_periods``), the memories written then (``createdAt``) score
 ``1 + period_boost`` times theirs. A named day reaches from the day before to the day after: the
-asker's calendar and the memory's clock may sit in different time zones.
+asker's calendar and the memory's clock may sit in different time zones. A month named without a
+year ("in June") is the last June up to the moment of asking, as a person means it.
 """
 
 from __future__ import annotations
@@ -69,24 +70,26 @@ _MONTH_NUMBERS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr)
 _MONTH = "(?P<month>" + "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = rf"(?P<year>{YEAR})"
-# Most precise first: a day ("October 13, 2023", "13 October 2023"), a month ("July 2023"), a year.
+# Most precise first: a day ("October 13, 2023", "13 October 2023"), a month ("July 2023"), a year, and
+# last a month without its year, after "in" or "during" ("in June"; "may" alone is a verb as often).
 NAMED = (
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_YEAR}\b"),
+    re.compile(rf"\b(?:in|during)\s+(?:the\s+month\s+of\s+)?{_MONTH}(?![\w-])", re.IGNORECASE),
 )
 DAY_SLACK = timedelta(days=1)
 
 
-def named_periods(query: str) -> list[Period]:
+def named_periods(query: str, now: datetime) -> list[Period]:
     """The days, months and years ``query`` names, each once, in the order found (a date that does not
-    exist, "February 30, 2023", names nothing)."""
+    exist, "February 30, 2023", names nothing); a month without its year is its last one up to ``now``."""
     periods: list[Period] = []
     rest = query
     for pattern in NAMED:
         for match in pattern.finditer(rest):
-            period = _period(match)
+            period = _period(match, now)
             if period is not None and period not in periods:
                 periods.append(period)
         # What one pattern read is not read again by a coarser one: "13 October 2023" names no month.
@@ -94,10 +97,13 @@ def named_periods(query: str) -> list[Period]:
     return periods
 
 
-def _period(match: re.Match[str]) -> Period | None:
+def _period(match: re.Match[str], now: datetime) -> Period | None:
     found = match.groupdict()
-    year = int(found["year"])
     month = _MONTH_NUMBERS[found["month"].lower()] if found.get("month") else None
+    if found.get("year"):
+        year = int(found["year"])
+    else:  # a month without its year: the last one up to now, this month included
+        year = now.year if month is not None and month <= now.month else now.year - 1
     try:
         if found.get("day"):
             day = datetime(year, month or 1, int(found["day"]), tzinfo=timezone.utc)

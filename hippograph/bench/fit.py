@@ -240,7 +240,7 @@ def extract(
     profile = extraction_profile()
     found: list[Rows] = []
     for conversation in conversations:
-        with forgotten_after(services, [conversation]):
+        with forgotten_after(services, conversation):
             dia_ids = ingest(services, conversation)
             started = time.perf_counter()
             for question in conversation.questions:

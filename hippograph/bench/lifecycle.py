@@ -82,7 +82,7 @@ def evaluate(
     played_seconds = 0.0
     tokens = {"stored": 0, "raw": 0, "memories": 0}
     for conversation in conversations:
-        with forgotten_after(services, [conversation]):
+        with forgotten_after(services, conversation):
             started = time.perf_counter()
             refs = play(services, conversation)
             played_seconds += time.perf_counter() - started

@@ -131,13 +131,12 @@ def load(paths: Iterable[str | Path]) -> list[Conversation]:
 
 
 @contextmanager
-def forgotten_after(services: Services, conversations: Sequence[Conversation]) -> Iterator[None]:
-    """Forget the conversations' users when the block ends, however it ends: a run leaves no memories behind."""
+def forgotten_after(services: Services, conversation: Conversation) -> Iterator[None]:
+    """Forget the conversation's user when the block ends, however it ends: a run leaves no memories behind."""
     try:
         yield
     finally:
-        for conversation in conversations:
-            forget_user(services, conversation.user_id)
+        forget_user(services, conversation.user_id)
 
 
 def _conversation(sample: Mapping[str, Any], run: str) -> Conversation:
@@ -263,7 +262,7 @@ def evaluate(
     asked: list[Asked] = []
     ingest_seconds = 0.0
     for conversation in conversations:
-        with forgotten_after(services, [conversation]):
+        with forgotten_after(services, conversation):
             started = time.perf_counter()
             dia_ids = ingest(services, conversation)
             ingest_seconds += time.perf_counter() - started

@@ -88,7 +88,7 @@ def test_a_run_has_users_of_its_own_and_leaves_no_memories(
     """Two runs on one store (bench fit beside bench locomo) never ingest into, or forget, each other's users."""
     other_run = locomo.load([sample_file])[0]
     assert other_run.sample_id == conversation.sample_id and other_run.user_id != conversation.user_id
-    with locomo.forgotten_after(clean_db, [conversation]):
+    with locomo.forgotten_after(clean_db, conversation):
         locomo.ingest(clean_db, conversation)
         locomo.evaluate(clean_db, [other_run], {"bm25": locomo.methods()["bm25"]})
         assert memories_of(clean_db, conversation.user_id) == len(TURNS)

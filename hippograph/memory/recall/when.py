@@ -16,7 +16,6 @@ year ("in June") is the last June up to the moment of asking, as a person means 
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -55,7 +54,6 @@ def asks_when(query: str) -> bool:
     return ASKS_WHEN.search(query) is not None
 
 
-
 @dataclass(frozen=True)
 class Period:
     """``[start, end)``: a stretch of time a query names."""
@@ -64,9 +62,10 @@ class Period:
     end: datetime
 
 
-# Month names and their three-letter forms ("Sept" too), longest first so that "june" wins over "jun".
-_MONTH_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.month_name) if name}
-_MONTH_NUMBERS |= {name.lower(): n for n, name in enumerate(calendar.month_abbr) if name} | {"sept": 9}
+# MONTHS and their three-letter forms ("sept" too), each with its number; longest first in the pattern,
+# so that "june" wins over "jun".
+_MONTH_NUMBERS = {name: n for n, name in enumerate(MONTHS, 1)} | {name[:3]: n for n, name in enumerate(MONTHS, 1)}
+_MONTH_NUMBERS["sept"] = 9
 _MONTH = "(?P<month>" + "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = rf"(?P<year>{YEAR})"

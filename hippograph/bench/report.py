@@ -204,9 +204,11 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
             rows.append([size, name, measured["tenants"][name], measured["memories"][name],
                          c["recall_ms"]["p50"], c["recall_ms"]["p95"], c["recall_ms"]["p99"],
                          c["query_ms"]["p50"], c["query_ms"]["p95"], c["embed_ms"]["p95"], c["profile"]["dbHits"],
-                         c["exactness"]["overlap@10"], c["exactness"]["min_overlap@10"]])
+                         c["exactness"]["overlap@10"], c["exactness"]["min_overlap@10"],
+                         c["exactness"].get("text_overlap@10", "-")])
     text.append(_table(["memories", "tenant class", "tenants", "their memories", "recall p50", "recall p95", "recall p99",
-                        "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query"], rows))
+                        "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query",
+                        "same texts@10"], rows))
     if plot:
         text.append(f"![recall p95 and exactness against store size]({plot})\n")
     bare = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"], c["query_over_two_index"]["p50"],
@@ -223,11 +225,11 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
     for size in result["sizes"]:
         store = result["by_size"][str(size)]["store"]
         built = result.get("build", {}).get(f"to_{size}", {})
-        store_rows.append([size, built.get("created"), built.get("seconds"), built.get("memories_per_second"),
-                           _gib(store.get("disk_bytes")), _gib(store.get("heapUsedBytes")), _gib(store.get("heapMaxBytes")),
-                           store.get("pageCache")])
-    text.append(_table(["memories", "added", "build s", "memories/s", "store on disk GiB", "heap used GiB", "heap GiB",
-                        "page cache"], store_rows))
+        store_rows.append([size, store.get("memories_in_store"), built.get("created"), built.get("seconds"),
+                           built.get("memories_per_second"), _gib(store.get("disk_bytes")),
+                           _gib(store.get("heapUsedBytes")), _gib(store.get("heapMaxBytes")), store.get("pageCache")])
+    text.append(_table(["memories", "in the store, all users", "added", "build s", "memories/s", "store on disk GiB",
+                        "heap used GiB", "heap GiB", "page cache"], store_rows))
     largest = str(max(result["sizes"]))
     for name in result["classes"]:
         prof = result["by_size"][largest]["classes"][name]["profile"]

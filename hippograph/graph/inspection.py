@@ -42,7 +42,7 @@ RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.token
 
 OWNER_VECTORS = """
 MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers
-RETURN m.id AS id, m.embedding AS embedding
+RETURN m.id AS id, m.content AS content, m.embedding AS embedding
 """
 
 # Every node a user owns (the labels a user's deletion removes, and the user), without the
@@ -72,6 +72,9 @@ CALL () { MATCH (a:AuditEvent) RETURN count(a) AS audit }
 CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships }
 RETURN nodes - audit AS nodes, relationships
 """
+
+# Every memory in the store, of whatever user (from the count store).
+MEMORY_TOTAL = "MATCH (m:Memory) RETURN count(m) AS memories"
 
 
 def memory_counts(tx: ManagedTransaction, user_ids: Sequence[str], skip_projects: str | None = None) -> dict[str, int]:
@@ -109,6 +112,10 @@ def store_totals(tx: ManagedTransaction) -> tuple[int, int]:
     """(nodes other than audit events, relationships)."""
     record = tx.run(STORE_TOTALS).single(strict=True)
     return record["nodes"], record["relationships"]
+
+
+def memory_total(tx: ManagedTransaction) -> int:
+    return tx.run(MEMORY_TOTAL).single(strict=True)["memories"]
 
 
 # The JVM's heap in use, and the page cache Neo4j was given (what it holds of the store is at most that).

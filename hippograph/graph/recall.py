@@ -312,10 +312,14 @@ class VectorBranch:
     exact_scan_limit: int = 100
     rescore_k: int = 100
     # The filtered search finds a tenant's nearest by walking the index's graph, the wider the walk the
-    # more it asks for. Measured on the million-memory store for its largest tenant (182,760 memories),
-    # 40 questions: asking for 60 found 91 % of the exact top 10 (one question none of it), 150 97 %,
-    # 300 all of it for every question.
-    index_k: int = 300
+    # more it asks for, and how wide a walk must be depends on what else the index holds. Measured, the
+    # exact top 10 found (2026-12-04): a tenant of 20,000 in the 100,000-memory store, all of it asked
+    # for 300 with nothing else in the index, 0.66 once `bench api`'s 100,000 memories stood beside it,
+    # all of it again for 500 or more (60 questions); in the million-memory store, all of it for 300
+    # for a 20,000-memory tenant, and for the largest (182,760) 0.65 for 300 and 0.66 for 1,000 (30
+    # questions; its texts 0.97 either way), while the statement's p50 rose 9 ms asking for 500 and
+    # 37 ms asking for 1,000.
+    index_k: int = 500
     # The query's vector as the mean of the query's and the query's said without the people it names
     # who speak in the caller's memories (``NAMED_SPEAKERS``): "When did Caroline…" is answered by her
     # own turns, which never say her name, while turns addressed to her do.

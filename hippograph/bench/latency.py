@@ -161,8 +161,9 @@ def _exactness(services: Services, owners: Sequence[Tenant], questions: Sequence
         exact = [ids[j] for j in np.argsort(-(matrix @ q), kind="stable")[:10]]
         found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=NOW, record_access=False).ranked]
         overlaps.append(metrics.overlap_at(found, exact, 10))
-        exact_texts = {contents[i] for i in exact}
-        text_overlaps.append(len({contents[i] for i in found[:10]} & exact_texts) / len(exact_texts))
+        # The same measure over texts, each of the exact top 10's texts once.
+        text_overlaps.append(metrics.overlap_at([contents[memory] for memory in found],
+                                                list(dict.fromkeys(contents[memory] for memory in exact)), 10))
     return {"owners": [o.user_id for o in owners], "owned": [len(scans[o.user_id][0]) for o in owners],
             "queries": len(questions), "overlap@10": round(sum(overlaps) / len(overlaps), 4),
             "min_overlap@10": round(min(overlaps), 4),

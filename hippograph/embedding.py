@@ -44,6 +44,12 @@ MAX_PASSAGES = 32
 SPREAD_MIN = 8
 
 
+def speaker_label(text: str) -> tuple[str, str]:
+    """``text`` as its speaker label ("Caroline: ", or "" when it has none) and what follows it."""
+    label_match = _SPEAKER_LABEL.match(text)
+    return (label_match.group(1) + ": ", text[label_match.end():]) if label_match else ("", text)
+
+
 def passages(text: str) -> list[str]:
     """The passages a memory's vector is the mean of: its sentences, each behind its speaker label.
 
@@ -52,8 +58,7 @@ def passages(text: str) -> list[str]:
     the same tokens to embed either way).
     """
     stripped = text.strip()
-    label_match = _SPEAKER_LABEL.match(stripped)
-    label, body = (label_match.group(1) + ": ", stripped[label_match.end():]) if label_match else ("", stripped)
+    label, body = speaker_label(stripped)
     pieces = [piece.strip() for piece in _PASSAGE_BREAK.split(body) if piece and piece.strip()]
     if len(pieces) <= 1:
         return [stripped] if stripped else [text]

@@ -246,7 +246,7 @@ def extract(
             for question in conversation.questions:
                 result = recall(services, question.text, Scope(conversation.user_id), "critical", profile,
                                 now=conversation.now, record_access=False)
-                ranked = [c for c in result.ranked if c.id in dia_ids]
+                ranked = [c for c in result.ranking if c.id in dia_ids]
                 features = np.array([
                     [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
                      c.components.time, c.components.period]

@@ -159,7 +159,7 @@ def _exactness(services: Services, owners: Sequence[Tenant], questions: Sequence
         ids, contents, matrix = scans[owner]
         q = services.embedder.embed_query(text)
         exact = [ids[j] for j in np.argsort(-(matrix @ q), kind="stable")[:10]]
-        found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=NOW, record_access=False).ranked]
+        found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=NOW, record_access=False).ranking]
         overlaps.append(metrics.overlap_at(found, exact, 10))
         # The same measure over texts, each of the exact top 10's texts once.
         text_overlaps.append(metrics.overlap_at([contents[memory] for memory in found],

@@ -95,7 +95,7 @@ def evaluate(
                 for name, profile in profiles.items():
                     result = recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
                                     now=conversation.now, record_access=False)
-                    ranked = [ref for c in result.ranked for ref in refs.get(c.id, [])]
+                    ranked = [ref for c in result.ranking for ref in refs.get(c.id, [])]
                     asked.append(Asked(
                         conversation.sample_id, question.category, name,
                         metrics.score_question(ranked, set(question.evidence)),

@@ -16,7 +16,7 @@ mapped back to turn ``dia_id`` s and scored against the question's evidence
 * ``vector`` — vector candidates ranked by cosine alone;
 * ``izanagi``, ``hanzo``, ``hybrid`` — the scoring profiles.
 
-Rank metrics (Recall@5/10/20, Hit@1, NDCG@5) are computed on ``RecallResult.ranked``:
+Rank metrics (Recall@5/10/20, Hit@1, NDCG@5) are computed on ``RecallResult.ranking``:
 the method's own ranking, after its floor and before the priority budget, which
 would otherwise cut every list to at most 3 items.
 
@@ -184,7 +184,7 @@ def shared_words(conversation: Conversation) -> list[int]:
 
 
 def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
-    """Store the conversation as its user's memories; memory id → dia_id."""
+    """Store the conversation as its user's memories (a long turn as its parts); memory id → dia_id."""
     dia_ids: dict[str, str] = {}
     for session_id, turns in conversation.sessions.items():
         scope = Scope(conversation.user_id, None, session_id)
@@ -195,12 +195,12 @@ def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
             )
             for turn in turns
         ]
-        ids = store_memories(services, scope, items)
-        dia_ids.update(zip(ids, (turn.dia_id for turn in turns)))
+        for stored, turn in zip(store_memories(services, scope, items), turns):
+            dia_ids.update((memory_id, turn.dia_id) for memory_id in stored)
     return dia_ids
 
 
-def store_memories(services: Services, scope: Scope, items: Sequence[MemoryInput]) -> list[str]:
+def store_memories(services: Services, scope: Scope, items: Sequence[MemoryInput]) -> list[tuple[str, ...]]:
     """The ingest's one write: the service's own bulk import (batched embedding, mentions, audit)."""
     return bulk_import(services, scope, items)
 
@@ -247,7 +247,7 @@ def ask(
         services, question.text, Scope(conversation.user_id), priority, profile,
         now=conversation.now, record_access=False,
     )
-    return result, [dia_ids[c.id] for c in result.ranked if c.id in dia_ids]
+    return result, [dia_ids[c.id] for c in result.ranking if c.id in dia_ids]
 
 
 def evaluate(
@@ -287,7 +287,7 @@ def deliveries(
     a memory counts for the turns it stands for (``refs``: a turn for itself, a fact for those it came from)."""
     found = {}
     for priority in DELIVERING:
-        items = select(result.ranked, profile, profile.gates.budgets[priority], services.tokens)
+        items = select(result.ranking, profile, profile.gates.budgets[priority], services.tokens)
         returned = {ref for item in items for ref in refs.get(item.id, ())}
         found[priority] = Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
                                     len(question.evidence))

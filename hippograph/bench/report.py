@@ -85,7 +85,7 @@ def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
         f"{len(result.get('conversations', []))} conversations ({result.get('turns', '?')} turns, one memory each); "
         f"embedding model `{result['model']}`. Each conversation is one user (of this run alone, forgotten when it ends), each LoCoMo session a session, "
         "turns stamped with their session's date; the question is asked a day after the last session.\n",
-        "Rank metrics are computed on each method's own ranking (`RecallResult.ranked`: after the method's floor, "
+        "Rank metrics are computed on each method's own ranking (`RecallResult.ranking`: after the method's floor, "
         "before the priority budget, which would cut every list to 3 items). A ranked memory is mapped back to its "
         "turn's `dia_id` and matched against the question's evidence (`\"D8:6; D9:17\"` split into two ids; "
         "evidence ids that name no turn are kept, and count as not found).\n",

@@ -66,7 +66,7 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 
         items = [MemoryInput(text, Tier.PROJECT) for text in bulk_texts]
         started = time.perf_counter()
-        ids = bulk_import(roomy, Scope(user, "bulk"), items)
+        ids = [memory_id for stored in bulk_import(roomy, Scope(user, "bulk"), items) for memory_id in stored]
         import_seconds = time.perf_counter() - started
         assert len(set(ids)) == len(items)
     finally:

@@ -145,7 +145,7 @@ def test_after_migrating_every_memory_is_there_and_recalled_through_the_filtered
         assert sorted(r["id"] for r in stored) == sorted(upgrade.ids)
         through_index = PROFILES["hybrid"].with_(exact_scan_limit=0, summary_above=-1.0, full_above=-1.0)
         ranked = recall(services, "which region does the staging cluster run in?", Scope(USER), "critical",
-                        through_index, record_access=False).ranked
+                        through_index, record_access=False).ranking
         assert ranked and ranked[0].id == upgrade.ids[0]
 
 

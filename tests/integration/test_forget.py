@@ -69,7 +69,7 @@ def traces(services: Services, words: list[str]) -> set[tuple[str, str]]:
             found |= {("vector", w) for w in words if w in (hit["content"] or "").lower()}
         for scope in (Scope("alice"), Scope("alice", "shop"), S1):
             result = recall(services, f"what about {word}?", scope, "critical", record_access=False)
-            found |= {("recall", word) for item in result.ranked if word in item.content.lower()}
+            found |= {("recall", word) for item in result.ranking if word in item.content.lower()}
     return found
 
 

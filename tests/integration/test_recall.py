@@ -150,8 +150,8 @@ def test_hanzo_per_tier_top_k_and_thresholds(clean_db: Services) -> None:
         [k for k in cosines if k.startswith("s") and k != "s_low" and cosines[k] >= 0.415] + ["p_in", "l_in"],
         key=lambda k: -cosines[k],
     )
-    assert [c.id for c in result.ranked] == [ids[k] for k in expected]
-    for candidate, key in zip(result.ranked, expected):
+    assert [c.id for c in result.ranking] == [ids[k] for k in expected]
+    for candidate, key in zip(result.ranking, expected):
         assert candidate.components.vector == pytest.approx(cosines[key], abs=1e-4)
     assert all(item.mode is Mode.FULL for item in result.items)
 
@@ -166,14 +166,14 @@ def test_hybrid_rows_carry_all_four_components_and_their_weighted_sum(izanagi_st
     hybrid = PROFILES["hybrid"]
     result = recall(clean_db, "kafka consumer lag", Scope("u1"), "critical", hybrid.with_(summary_above=-1.0, full_above=-1.0),
                     now=NOW, record_access=False)
-    assert izanagi_store["session"] in {c.id for c in result.ranked[:3]}
+    assert izanagi_store["session"] in {c.id for c in result.ranking[:3]}
     w = hybrid.weights
-    for c in result.ranked:
+    for c in result.ranking:
         parts = c.components
         assert all(0.0 <= v <= 1.0 for v in (parts.vector, parts.keyword, parts.recency, parts.relation))
         expected = w.vector * parts.vector + w.keyword * parts.keyword + w.recency * parts.recency + w.relation * parts.relation
         assert c.score == pytest.approx(expected, abs=1e-9)
-    scores = [c.score for c in result.ranked]
+    scores = [c.score for c in result.ranking]
     assert scores == sorted(scores, reverse=True)
 
 
@@ -181,7 +181,7 @@ def test_nothing_under_the_floor_is_returned(izanagi_store: dict[str, str], clea
     for profile in ("izanagi", "hybrid"):
         result = recall(clean_db, "kafka", Scope("u1"), "critical", profile, now=NOW, record_access=False)
         floor = PROFILES[profile].gates.summary_above
-        assert all(c.score > floor for c in result.ranked)
+        assert all(c.score > floor for c in result.ranking)
         assert all(i.score > floor for i in result.items)
 
 
@@ -216,8 +216,8 @@ def test_query_syntax_neither_errors_nor_widens_the_search(clean_db: Services, q
     stored = clean_db.driver.execute_query("MATCH (m:Memory) RETURN count(m) AS n", database_=clean_db.database).records[0]["n"]
     for profile in (KEYWORD_ONLY, "izanagi", "hybrid", "hanzo"):
         result = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False)
-        assert ids["stranger"] not in {c.id for c in result.ranked}
-    keyword_hits = {c.id for c in recall(clean_db, query, Scope("u1"), "critical", KEYWORD_ONLY, now=NOW, record_access=False).ranked}
+        assert ids["stranger"] not in {c.id for c in result.ranking}
+    keyword_hits = {c.id for c in recall(clean_db, query, Scope("u1"), "critical", KEYWORD_ONLY, now=NOW, record_access=False).ranking}
     # Only memories holding one of the query's literal words can be keyword hits.
     allowed = set()
     lowered = query.lower()
@@ -254,7 +254,7 @@ def everything(services: Services, scope: Scope, query: str = "deploy pipeline r
     found = set()
     for profile in ("hybrid", "izanagi", "hanzo"):
         wide = PROFILES[profile].with_(budgets=GENEROUS)
-        found |= {c.id for c in recall(services, query, scope, "critical", wide, now=NOW, record_access=False, **kwargs).ranked}
+        found |= {c.id for c in recall(services, query, scope, "critical", wide, now=NOW, record_access=False, **kwargs).ranking}
     return found
 
 
@@ -295,7 +295,7 @@ def test_relation_depth_respects_the_configured_bound(clean_db: Services) -> Non
 
     def relation(max_hops: int) -> float:
         profile = PROFILES["izanagi"].with_(max_hops=max_hops, summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
-        ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
+        ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranking
         return next((c.components.relation for c in ranked if c.id == ids["far"]), 0.0)
 
     # memory -MENTIONS-> Nightly Batch -RELATED_TO-> Scheduler -CAUSED-> Zanzibar: three hops.
@@ -309,7 +309,7 @@ def test_relation_depth_ignores_other_users_entities(clean_db: Services) -> None
     ids = write(clean_db, [{"key": "mine", "content": "we tuned the garbage collector"}])
     mention(clean_db, ids["mine"], "Zanzibar", user="u2")  # a foreign entity cannot anchor u1's recall
     profile = PROFILES["izanagi"].with_(summary_above=-1.0, full_above=-1.0)
-    ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
+    ranked = recall(clean_db, "zanzibar", Scope("u1"), "critical", profile, now=NOW, record_access=False).ranking
     assert all(c.components.relation == 0.0 for c in ranked)
 
 
@@ -324,7 +324,7 @@ def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None
     ])
     profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
     ranked = recall(clean_db, "which database for the ledger service", Scope("u1"), "critical", profile, now=NOW,
-                    record_access=False).ranked
+                    record_access=False).ranking
     by_id = {c.id: c for c in ranked}
     assert by_id[ids["question"]].sources and "keyword" in by_id[ids["question"]].sources
     # The answer follows the strongest match: full neighbour share; the turn before it: preceding share.
@@ -345,7 +345,7 @@ def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Se
     with_preceding = own_text.with_(preceding=True)
 
     def found(query: str, profile: RecallProfile = with_preceding) -> dict[str, float]:
-        ranked = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False).ranked
+        ranked = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False).ranking
         return {key: c.components.keyword for key, memory_id in ids.items() for c in ranked if c.id == memory_id}
 
     # The answer holds no word of the query; the turn before it does. The same words in another session do not.
@@ -367,7 +367,7 @@ def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services)
     mention(clean_db, ids["mention"], "Kafka")
     profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, seed_k=0)
     ranked = recall(clean_db, "What did Caroline research about Kafka?", Scope("u1"), "critical", profile, now=NOW,
-                    record_access=False).ranked
+                    record_access=False).ranking
     by_id = {c.id: c for c in ranked}
     assert by_id[ids["caroline"]].entity_relation == pytest.approx(1.0)
     assert by_id[ids["melanie"]].entity_relation == pytest.approx(0.0)
@@ -377,7 +377,7 @@ def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services)
 
     plain = profile.with_(speaker_match=False, mention_share=1.0)
     ranked = recall(clean_db, "What did Caroline research about Kafka?", Scope("u1"), "critical", plain, now=NOW,
-                    record_access=False).ranked
+                    record_access=False).ranking
     by_id = {c.id: c for c in ranked}
     assert by_id[ids["caroline"]].entity_relation == 0.0
     assert by_id[ids["mention"]].entity_relation == pytest.approx(1.0)
@@ -395,7 +395,7 @@ def test_keyword_search_keeps_to_the_caller_whatever_the_ids(clean_db: Services,
         name="keyword-only", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
         relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS),
     )
-    ranked = recall(clean_db, "ledger serializable", Scope(owner), "critical", profile, now=NOW, record_access=False).ranked
+    ranked = recall(clean_db, "ledger serializable", Scope(owner), "critical", profile, now=NOW, record_access=False).ranking
     assert [c.id for c in ranked] == [ids["mine"]]
     assert ranked[0].components.keyword == pytest.approx(1.0)
 
@@ -415,7 +415,7 @@ def test_the_query_vector_also_asks_without_the_names_of_the_callers_speakers(cl
     embed = clean_db.embedder.embed_query
 
     def cosines(query: str, recall_profile: RecallProfile) -> dict[str, float]:
-        ranked = recall(clean_db, query, Scope("u1"), "critical", recall_profile, now=NOW, record_access=False).ranked
+        ranked = recall(clean_db, query, Scope("u1"), "critical", recall_profile, now=NOW, record_access=False).ranking
         return {c.id: c.cosine for c in ranked if c.cosine is not None}
 
     def expected(vector: np.ndarray) -> dict[str, float]:
@@ -446,7 +446,7 @@ def test_a_query_that_asks_when_boosts_the_memories_that_say_when(clean_db: Serv
         keys = {memory_id: key for key, memory_id in ids.items()}
         return {keys[c.id]: (c.score, weights.vector * (c.components.vector or 0.0) + weights.keyword * c.components.keyword
                              + weights.recency * c.components.recency + weights.relation * c.components.relation,
-                             c.components.time) for c in result.ranked}
+                             c.components.time) for c in result.ranking}
 
     asked = ranked("When did we move the office to Lisbon?", profile)
     assert asked["dated"][2] == 1.0 and asked["undated"][2] == 0.0
@@ -483,7 +483,7 @@ def test_a_query_that_names_a_period_boosts_the_memories_written_in_it(clean_db:
         keys = {memory_id: key for key, memory_id in ids.items()}
         return {keys[c.id]: (c.score, weights.vector * (c.components.vector or 0.0) + weights.keyword * c.components.keyword
                              + weights.recency * c.components.recency + weights.relation * c.components.relation,
-                             c.components.period) for c in result.ranked}
+                             c.components.period) for c in result.ranking}
 
     for query in ("Which city did we choose for the office on February 10, 2025?",
                   "Which city did we choose for the office on 11 Feb 2025?",  # the day after still reaches it

@@ -61,18 +61,18 @@ def test_hanzo_is_reranked_by_the_configured_cross_encoder(clean_db: Services, e
     reranked = recall(replace(clean_db, cross_encoder=encoder), QUERY, scope, "critical", "hanzo", record_access=False)
 
     # The same candidates, in the order of the cross-encoder's own scores of (query, memory).
-    assert {c.id for c in reranked.ranked} == {c.id for c in plain.ranked}
-    scores = dict(zip([c.id for c in plain.ranked], encoder.rank(QUERY, [c.content for c in plain.ranked])))
-    assert [c.id for c in reranked.ranked] == sorted(scores, key=lambda i: -scores[i])
-    assert [c.id for c in reranked.ranked] != [c.id for c in plain.ranked]  # it did move something
-    assert [i.id for i in reranked.items] == [c.id for c in reranked.ranked[:3]]
+    assert {c.id for c in reranked.ranking} == {c.id for c in plain.ranking}
+    scores = dict(zip([c.id for c in plain.ranking], encoder.rank(QUERY, [c.content for c in plain.ranking])))
+    assert [c.id for c in reranked.ranking] == sorted(scores, key=lambda i: -scores[i])
+    assert [c.id for c in reranked.ranking] != [c.id for c in plain.ranking]  # it did move something
+    assert [i.id for i in reranked.items] == [c.id for c in reranked.ranking[:3]]
 
 
 def test_a_profile_that_does_not_rerank_ignores_it(clean_db: Services, encoder: CrossEncoder, scope: Scope) -> None:
     plain = recall(clean_db, QUERY, scope, "critical", "hybrid", record_access=False)
     with_encoder = recall(replace(clean_db, cross_encoder=encoder), QUERY, scope, "critical", "hybrid",
                           record_access=False)
-    assert [c.id for c in with_encoder.ranked] == [c.id for c in plain.ranked]
+    assert [c.id for c in with_encoder.ranking] == [c.id for c in plain.ranking]
 
 
 def test_the_setting_opens_it_with_the_services(services: Services, cross_encoder_dir: Path) -> None:

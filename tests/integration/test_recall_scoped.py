@@ -82,7 +82,7 @@ def test_top_k_then_filter_loses_a_small_owners_memories(skewed) -> None:
 def test_a_small_owners_top_10_is_exact(skewed) -> None:
     services, q, by_user = skewed
     result = recall(services, QUERY, Scope("small"), "critical", VECTOR_ONLY, now=NOW, record_access=False)
-    found = [c.id for c in result.ranked]
+    found = [c.id for c in result.ranking]
     assert overlap_at(found, exact_top(q, by_user["small"]), 10) == 1.0
     assert set(found) <= set(by_user["small"])
 
@@ -91,7 +91,7 @@ def test_through_the_filtered_index_a_small_owners_top_10_is_exact(skewed) -> No
     services, q, by_user = skewed
     through_index = VECTOR_ONLY.with_(exact_scan_limit=0)
     result = recall(services, QUERY, Scope("small"), "critical", through_index, now=NOW, record_access=False)
-    assert [c.id for c in result.ranked][:10] == exact_top(q, by_user["small"])
+    assert [c.id for c in result.ranking][:10] == exact_top(q, by_user["small"])
 
 
 def test_every_profile_sees_the_small_owners_best_match(skewed) -> None:
@@ -99,7 +99,7 @@ def test_every_profile_sees_the_small_owners_best_match(skewed) -> None:
     best = exact_top(q, by_user["small"], 1)[0]
     for profile in ("hybrid", "hanzo"):
         wide = PROFILES[profile].with_(summary_above=-1.0, full_above=-1.0)
-        ranked = recall(services, QUERY, Scope("small"), "critical", wide, now=NOW, record_access=False).ranked
+        ranked = recall(services, QUERY, Scope("small"), "critical", wide, now=NOW, record_access=False).ranking
         if profile == "hanzo" and float(by_user["small"][best] @ q) <= 0.6:
             assert best not in {c.id for c in ranked}  # under hanzo's long-term threshold
         else:
@@ -112,11 +112,11 @@ def test_a_large_owner_goes_through_the_index_and_stays_close_to_exact(skewed) -
     # graph. It is approximate, and these vectors (random directions around the query) are its hard
     # case; real embeddings do better (bench/REPORT.md measures both paths on LoCoMo texts).
     through_index = VECTOR_ONLY.with_(exact_scan_limit=100)
-    found = [c.id for c in recall(services, QUERY, Scope("big"), "critical", through_index, now=NOW, record_access=False).ranked]
+    found = [c.id for c in recall(services, QUERY, Scope("big"), "critical", through_index, now=NOW, record_access=False).ranking]
     assert set(found) <= set(by_user["big"]) and len(found) >= 10
     assert overlap_at(found, exact_top(q, by_user["big"]), 10) >= 0.6
     scanning = VECTOR_ONLY.with_(exact_scan_limit=10_000)
-    exact = [c.id for c in recall(services, QUERY, Scope("big"), "critical", scanning, now=NOW, record_access=False).ranked]
+    exact = [c.id for c in recall(services, QUERY, Scope("big"), "critical", scanning, now=NOW, record_access=False).ranking]
     assert overlap_at(exact, exact_top(q, by_user["big"]), 10) == 1.0
 
 
@@ -125,7 +125,7 @@ def test_asking_the_index_for_more_than_it_keeps_makes_a_wide_owners_top_10_exac
     overlaps = {}
     for index_k in (60, 1000):
         profile = VECTOR_ONLY.with_(exact_scan_limit=100, index_k=index_k)
-        ranked = recall(services, QUERY, Scope("big"), "critical", profile, now=NOW, record_access=False).ranked
+        ranked = recall(services, QUERY, Scope("big"), "critical", profile, now=NOW, record_access=False).ranking
         assert 10 <= len(ranked) <= profile.vector.k  # asked for more, it still keeps at most its k
         overlaps[index_k] = overlap_at([c.id for c in ranked], exact_top(q, by_user["big"]), 10)
     assert overlaps[1000] == 1.0 and overlaps[60] <= overlaps[1000]
@@ -166,8 +166,8 @@ def scoped(clean_db: Services) -> tuple[Services, np.ndarray]:
 def test_the_filtered_index_finds_exactly_what_the_scan_finds_in_every_scope(scoped, scope: Scope, profile) -> None:
     services, _ = scoped
     scanned = recall(services, QUERY, scope, "critical", profile.with_(exact_scan_limit=10_000), now=NOW,
-                     record_access=False).ranked
+                     record_access=False).ranking
     searched = recall(services, QUERY, scope, "critical", profile.with_(exact_scan_limit=0), now=NOW,
-                      record_access=False).ranked
+                      record_access=False).ranking
     assert scanned, "the scope reaches some memories"
     assert [(c.id, round(c.score, 5)) for c in searched] == [(c.id, round(c.score, 5)) for c in scanned]

@@ -130,12 +130,12 @@ def test_an_owner_past_the_rescore_pool_gets_the_exact_top_10(clean_db: Services
     profile = VECTOR_ONLY.with_(rescore_k=80)
     for query in QUERIES:
         result = recall(services, query, Scope("u-big"), "critical", profile, now=NOW, record_access=False)
-        found = [c.id for c in result.ranked[:10]]
+        found = [c.id for c in result.ranking[:10]]
         assert found == _exact_top(services, rows, query), query
         # The cosine that scores is the exact one, not the sketch's.
         q = services.embedder.embed_query(query)
         by_id = {row["id"]: np.asarray(row["embedding"], dtype=np.float32) for row in rows}
-        for candidate in result.ranked[:10]:
+        for candidate in result.ranking[:10]:
             assert candidate.cosine == pytest.approx(float(by_id[candidate.id] @ q), abs=1e-4)
 
 
@@ -150,7 +150,7 @@ def test_a_memory_without_a_sketch_is_ranked_by_its_vector(clean_db: Services) -
     _store(services, rows)
     assert _stored(services, best)[1] is None
     ranked = recall(services, query, Scope("u-mixed"), "critical", VECTOR_ONLY.with_(rescore_k=60), now=NOW,
-                    record_access=False).ranked
+                    record_access=False).ranking
     assert ranked[0].id == best
 
 
@@ -169,7 +169,7 @@ def test_per_tier_search_keeps_a_pool_for_each_tier(clean_db: Services) -> None:
         gates=Gates(selection=Selection.TIER_TOP_K, budgets={p: Budget(50, 100_000) for p in Priority}),
     )
     ranked = recall(services, "why did the billing service fail", Scope("u-tiers", "p1", "s1"), "critical", per_tier,
-                    now=NOW, record_access=False).ranked
+                    now=NOW, record_access=False).ranking
     ids = {c.id for c in ranked}
     assert long_term[0]["id"] in ids
     assert sum(1 for c in ranked if c.id in {r["id"] for r in session_rows}) == 5

@@ -51,7 +51,7 @@ def answers(services: Services, user_id: str) -> str:
         for profile in ("hybrid", "izanagi", "hanzo"):
             result = recall(services, question, Scope(user_id, "birds"), "critical", profile, now=NOW,
                             record_access=False)
-            results.append([dataclasses.asdict(c) for c in result.ranked])
+            results.append([dataclasses.asdict(c) for c in result.ranking])
             results.append([dataclasses.asdict(item) for item in result.items])
     return json.dumps(results, default=str, sort_keys=True)
 

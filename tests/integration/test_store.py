@@ -177,7 +177,7 @@ def test_bulk_import_stores_everything_once_with_one_audit_line_per_batch(clean_
     items = [MemoryInput(filler(i), Tier.SESSION, created_at=T0 + timedelta(seconds=i)) for i in range(30)]
     big = with_capacity(clean_db, session_capacity=100_000)
     ids = bulk_import(big, ALICE, items)
-    assert len(ids) == len(set(ids)) == 30
+    assert all(len(stored) == 1 for stored in ids) and len(set(ids)) == 30
     assert count(clean_db, "MATCH (m:Memory {userId: 'alice', tier: 'SESSION'}) WHERE m.embedding IS NOT NULL RETURN count(m)") == 30
     assert bulk_import(big, ALICE, items) == ids  # a re-import stores nothing twice
     assert count(clean_db, "MATCH (m:Memory) RETURN count(m)") == 30
@@ -190,6 +190,44 @@ def test_bulk_import_stores_everything_once_with_one_audit_line_per_batch(clean_
         database_=clean_db.database,
     ).records
     assert [r["n"] for r in lines] == [30, 0]
+
+
+def test_a_conversation_turn_of_any_length_is_stored_as_its_parts_and_its_middle_is_found(clean_db: Services) -> None:
+    from hippograph.memory.recall.query import recall
+    from hippograph.memory.writing.store import MAX_CONTENT_CHARS
+    from hippograph.memory.writing.turns import PART_CHARS
+
+    # A pasted document: 45,000 characters, one paragraph about the lighthouse in the middle of it, and a
+    # base64 blob (one capitalised run of 219 characters) that entity extraction must not take for a name.
+    blob = "PHN2ZyB4bWxucz0i" + "aHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmci" * 6
+    def clauses(section: int) -> str:  # a paragraph of about 1,800 characters
+        return " ".join(f"Clause {section}.{i} of the tenancy agreement covers routine upkeep." for i in range(28))
+
+    middle = ("The old lighthouse keeper repainted the lantern room every spring. He chose cobalt blue for its walls. "
+              "The lantern room looks out over the harbour, and its paint had to stand the salt wind all year. "
+              "Each spring he scraped the old coat off the iron frames by hand before the blue went on. "
+              "Visitors climbed the hundred steps to see the blue lantern room at sunset.")
+    document = "\n\n".join([clauses(s) for s in range(12)] + [middle, blob] + [clauses(s) for s in range(12, 24)])
+    assert len(document) > 2 * MAX_CONTENT_CHARS
+    turn = MemoryInput(f"User: {document}", Tier.SESSION, kind="turn", created_at=T0,
+                       attributes={"dia_id": "D1:1", "speaker": "User"})
+    short = MemoryInput("Assistant: Noted.", Tier.SESSION, kind="turn", created_at=T0 + timedelta(seconds=1))
+    big = with_capacity(clean_db, session_capacity=1_000_000)
+    parts, (reply,) = bulk_import(big, ALICE, [turn, short])
+    assert len(parts) > len(document) // PART_CHARS
+    rows = clean_db.driver.execute_query(
+        "MATCH (m:Memory {userId: 'alice', sessionId: 'sess-a'}) RETURN m.id AS id, m.content AS content, "
+        "m.attributes AS attributes ORDER BY m.createdAt", database_=clean_db.database).records
+    assert [r["id"] for r in rows] == [*parts, reply]
+    assert all(len(r["content"]) <= PART_CHARS and r["content"].startswith("User: ") for r in rows[:-1])
+    assert [r["attributes"] for r in rows[:-1]] == [
+        f'{{"dia_id": "D1:1", "part": {i}, "parts": {len(parts)}, "speaker": "User"}}' for i in range(len(parts))]
+    found = recall(big, "what colour was the lantern room painted?", ALICE, "critical", record_access=False)
+    lighthouse = next(part for part, row in zip(parts, rows) if "lighthouse" in row["content"])
+    assert found.ranking[0].id == found.items[0].id == lighthouse
+    # A remembered memory keeps its limit, with its clear error.
+    with pytest.raises(InvalidInput, match="at most 20000 characters"):
+        remember(big, ALICE, MemoryInput(f"User: {document}", Tier.SESSION, kind="turn"))
 
 
 def test_the_speaker_is_stored_as_lower_case_words_and_the_vector_as_the_passage_mean(clean_db: Services) -> None:
@@ -215,8 +253,9 @@ def test_the_text_said_before_a_memory_is_the_last_of_its_session_and_of_a_share
     session, start = Scope("alice", "proj-a", "s1"), datetime(2026, 5, 1, tzinfo=timezone.utc)
     first = remember(clean_db, session, MemoryInput("We open the incident channel", Tier.SESSION, created_at=start))
     # An import that stamps a batch with one instant: three memories at the same time.
-    batch = bulk_import(clean_db, session, [MemoryInput(f"Step {i}: page the on-call for region {i}", Tier.SESSION,
-                                                        created_at=start + timedelta(minutes=5)) for i in range(3)])
+    batch = [stored for (stored,) in bulk_import(clean_db, session, [
+        MemoryInput(f"Step {i}: page the on-call for region {i}", Tier.SESSION, created_at=start + timedelta(minutes=5))
+        for i in range(3)])]
     last = remember(clean_db, session, MemoryInput("We close the incident channel", Tier.SESSION,
                                                    created_at=start + timedelta(minutes=9)))
     preceding = {r["id"]: (r["content"], r["preceding"]) for r in clean_db.driver.execute_query(

@@ -26,12 +26,12 @@ def search(services: Services, user_id: str, text: str, k: int = 10) -> list[dic
 
 
 def test_one_users_memories_best_first(clean_db: Services) -> None:
-    mine = bulk_import(clean_db, Scope("u-two-a"), [MemoryInput(content=text, tier=Tier.LONG_TERM) for text in (
+    mine = [stored for (stored,) in bulk_import(clean_db, Scope("u-two-a"), [MemoryInput(content=text, tier=Tier.LONG_TERM) for text in (
         "The primary database replica is hosted in eu-west-1.",
         "Lunch on Fridays is pizza.",
         "Backups of the replica run nightly.",
-    )])
-    theirs = bulk_import(clean_db, Scope("u-two-b"), [MemoryInput(
+    )])]
+    (theirs,) = bulk_import(clean_db, Scope("u-two-b"), [MemoryInput(
         content="The primary database replica is hosted in us-east-2.", tier=Tier.LONG_TERM)])
 
     rows = search(clean_db, "u-two-a", QUERY)

@@ -36,3 +36,11 @@ def test_mentions_skip_sentence_openers_and_greetings() -> None:
 def test_possessive_is_dropped_without_eating_a_final_s() -> None:
     names = [name for _, name in extract_mentions("Melanie's kids met James and Jones.")]
     assert names == ["Melanie", "James", "Jones"]
+
+
+def test_a_blob_pasted_into_text_is_no_name() -> None:
+    # A base64 image in a chat turn is one capitalised run of 219 letters and digits: named, it would
+    # pass the name limit and refuse the write it was derived from.
+    blob = "PHN2ZyB4bWxucz0i" + "aHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmci" * 6
+    found = extract_mentions(f"Here is the logo: {blob} Ask Caroline about it.")
+    assert found == [(EntityType.CONCEPT, "Ask Caroline")]

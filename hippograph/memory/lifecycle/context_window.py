@@ -82,7 +82,7 @@ def assemble_context(
         if session.execute_read(session_cypher.get_session, scope.user_id, scope.session_id) is None:
             raise NotFound(f"session {scope.session_id} not found")
         standing = session.execute_read(context_cypher.standing_memories, scope.user_id, scope.project_id)
-    ranking = recall(services, query, scope, "critical", profile, now=now, record_access=False).ranked
+    ranking = recall(services, query, scope, "critical", profile, now=now, record_access=False).ranking
 
     def memories(rows: Sequence[tuple[str, str]]) -> list[Piece]:
         return [Piece(text, count(text), memory_id) for memory_id, text in rows]

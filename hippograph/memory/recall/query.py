@@ -112,8 +112,9 @@ class RecallResult:
     items: list[RecalledItem]
     totals: Totals
     profile: str
-    # The profile's ranking above its floor, before budgets (benchmarks score this list).
-    ranked: list[Candidate] = field(default_factory=list)
+    # The profile's ranking above its floor, before the budget: what ``items`` were chosen from, each
+    # with its score and components (the explorer draws it; the benchmarks score it).
+    ranking: list[Candidate] = field(default_factory=list)
     timings: Timings | None = None
 
 
@@ -178,7 +179,7 @@ def recall(
         items=items,
         totals=Totals(len(items), sum(item.tokens for item in items), budget),
         profile=chosen.name,
-        ranked=ranked,
+        ranking=ranked,
         timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
     )
 

@@ -33,7 +33,10 @@ _TECH_PATTERN = re.compile(
 _CANONICAL_TECH = {t.lower(): t for t in TECHNOLOGIES}
 
 # Capitalised words and phrases ("Caroline", "Event Sourcing", "LGBTQ") that are not sentence openers.
-_PROPER = re.compile(r"\b([A-Z][a-zA-Z0-9'&-]+(?:\s+(?:of\s+|the\s+)?[A-Z][a-zA-Z0-9'&-]+){0,3})")
+# A word of a name is at most 40 letters long: a longer capitalised run (a base64 blob, a hash, a key pasted
+# into a turn) names nothing, and would pass the name's length limit and refuse the write it came from.
+_NAME_WORD = r"[A-Z][a-zA-Z0-9'&-]{1,39}(?![a-zA-Z0-9'&-])"
+_PROPER = re.compile(rf"\b({_NAME_WORD}(?:\s+(?:of\s+|the\s+)?{_NAME_WORD}){{0,3}})")
 _STOP = frozenset(
     "I I'm I've I'll I'd A An The This That These Those It It's Its We We're Our You You're Your He She They Them "
     "My Me Hi Hey Hello Thanks Thank Yes No Oh Ok Okay So But And Or If When What Why How Where Who Which Wow "

@@ -38,6 +38,7 @@ from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.writing.entities import USER_SCOPE, clean_name, extract_mentions, normalise_name
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
 from hippograph.memory.writing.shortening import compress_text
+from hippograph.memory.writing.turns import turn_parts
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope, capacity, persistent, trigger
 from hippograph.memory.services import Services, WriteCounts
@@ -289,16 +290,24 @@ def _write_alone(tx: ManagedTransaction, write: _Write) -> Remembered:
 def bulk_import(
     services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
     vectors: Callable[[list[str]], np.ndarray] | None = None,
-) -> list[str]:
+) -> list[tuple[str, ...]]:
     """Store many memories fast: batched embedding and UNWIND writes, no compression.
 
     The same rules hold (secrets, raw turns, scope, capacity): a batch that would pass a
     tier's trigger is refused whole rather than compressed, so an import never silently
-    rewrites what it imports. The next batch is embedded while the current one is
-    written. Returns the ids in input order. ``vectors`` turns the scrubbed texts into their
+    rewrites what it imports. A conversation turn longer than a memory holds is stored as
+    its parts (``hippograph.memory.writing.turns``). The next batch is embedded while the
+    current one is written. Returns, in input order, the ids of the memories each item is
+    stored as (one, or a long turn's parts). ``vectors`` turns the scrubbed texts into their
     vectors (the service's embedder unless given: the benchmark store's copies are moved a little).
     """
-    batches = [list(items[start:start + BULK_BATCH]) for start in range(0, len(items), BULK_BATCH)]
+    at = now or datetime.now(timezone.utc)
+    origins, stored_items = [], []
+    for index, item in enumerate(items):
+        for part in turn_parts(item, at):
+            origins.append(index)
+            stored_items.append(part)
+    batches = [stored_items[start:start + BULK_BATCH] for start in range(0, len(stored_items), BULK_BATCH)]
     ids: list[str] = []
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-embed") as ahead:
         upcoming = ahead.submit(_prepare, services, scope, batches[0], now, vectors) if batches else None
@@ -309,7 +318,10 @@ def bulk_import(
                 upcoming = ahead.submit(_prepare, services, scope, batches[index + 1], now, vectors)
             with services.driver.session(database=services.database) as session:
                 ids.extend(session.execute_write(_write_batch, services, scope, batch, prepared))
-    return ids
+    stored: list[list[str]] = [[] for _ in items]
+    for origin, memory_id in zip(origins, ids):
+        stored[origin].append(memory_id)
+    return [tuple(dict.fromkeys(each)) for each in stored]
 
 
 def _write_batch(

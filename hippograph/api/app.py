@@ -23,9 +23,9 @@ from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.api.periodic import consolidate_periodically
 from hippograph.api.sockets import watching
 from hippograph.config import Settings
-from hippograph.schema.events import EventBus
 from hippograph.memory.keys import CallerCache
 from hippograph.memory.services import Services, open_services
+from hippograph.operations.event_bus import EventBus
 
 
 def create_app(settings: Settings, services: Services | None = None) -> Starlette:
@@ -39,14 +39,14 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
         if services is not None:
             app.state.services = services
             app.state.metrics.watch_writes(services.write_counts)
-            app.state.mcp = streamable_http(services)
+            app.state.mcp = streamable_http(services, app.state.events, app.state.metrics)
             async with watching(services) as app.state.sockets, app.state.mcp.running():
                 yield
             return
         with open_services(settings) as opened:
             app.state.services = opened
             app.state.metrics.watch_writes(opened.write_counts)
-            app.state.mcp = streamable_http(opened)
+            app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
             task = None
             if settings.consolidate_every > 0:
                 task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))

@@ -48,7 +48,7 @@ bounded by the setting, and each bound gets its own cached plan.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -273,8 +273,34 @@ WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, score, sources
+       cosine, entityRelation, neighbour, score, sources, __COMPONENTS__
 """
+
+
+@dataclass(frozen=True)
+class Components:
+    """The score's parts as ``SCORING`` returns them, each in [0, 1] — declared once, here: the statement
+    returns a column for each field, in this order, and recall's items, the GraphQL ``ScoreComponents``
+    and the MCP answer are made from these fields (a description is what GraphQL shows for the field)."""
+
+    vector: float | None
+    keyword: float
+    recency: float
+    relation: float
+    time: float = field(metadata={"description": (
+        "1 when the query asks when and the memory says when (a time expression): the weighted sum is then "
+        "multiplied by 1 + the profile's time boost; else 0.")})
+    period: float = field(metadata={"description": (
+        "1 when the memory was written in a day, month or year the query names (\"in December 2023\", "
+        "\"on October 13, 2023\"): the weighted sum is then multiplied by 1 + the profile's period boost; else 0.")})
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Components:
+        """The components of one row of the statement."""
+        return cls(**{part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)})
+
+
+COMPONENTS = tuple(part.name for part in fields(Components))
 
 # Before the query is embedded: which of its phrases (runs of one to three of its words) name someone
 # who speaks in the caller's memories. One memory_speaker index entry settles each phrase.
@@ -492,6 +518,7 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         .replace("__IN_SCOPE__", IN_SCOPE.strip())
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
+        .replace("__COMPONENTS__", ", ".join(COMPONENTS))
     )
 
 

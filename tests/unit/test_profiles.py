@@ -19,7 +19,8 @@ from hippograph.memory.recall.profiles import (
     get_priority,
     get_profile,
 )
-from hippograph.memory.recall.query import Candidate, Components, Mode, select, summary_text
+from hippograph.graph.recall import Components
+from hippograph.memory.recall.query import Candidate, Mode, select, summary_text
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tokens import token_counter
 

@@ -22,6 +22,7 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from hippograph.graph import recall as recall_cypher
+from hippograph.graph.recall import Components
 from hippograph.memory.recall import lucene, names, when
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.recall.profiles import (
@@ -49,20 +50,6 @@ ENTITY_NAME_FIELDS = ("name",)
 class Mode(str, Enum):
     FULL = "FULL"
     SUMMARY = "SUMMARY"
-
-
-@dataclass(frozen=True)
-class Components:
-    """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing;
-    ``time`` is 1 for a memory that says when, asked when; ``period`` 1 for a memory written in a
-    period (day, month, year) the query names."""
-
-    vector: float | None
-    keyword: float
-    recency: float
-    relation: float
-    time: float
-    period: float
 
 
 @dataclass(frozen=True)
@@ -290,14 +277,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
         id=row["id"],
         tier=Tier(row["tier"]),
         score=float(row["score"]),
-        components=Components(
-            vector=None if row["vector"] is None else float(row["vector"]),
-            keyword=float(row["keyword"]),
-            recency=float(row["recency"]),
-            relation=float(row["relation"]),
-            time=float(row["time"]),
-            period=float(row["period"]),
-        ),
+        components=Components.from_row(row),
         content=row["content"] or "",
         summary=row["summary"],
         cosine=None if row["cosine"] is None else float(row["cosine"]),

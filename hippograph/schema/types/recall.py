@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields
 from enum import Enum
+from typing import get_type_hints
 
 import strawberry
 
-from hippograph.memory.recall.query import RecallResult as StoredRecallResult
-from hippograph.memory.recall.query import RecalledItem
+from hippograph.graph.recall import Components
+from hippograph.memory.recall.query import RecallResult, RecalledItem
 from hippograph.schema.context import Info
 from hippograph.schema.types.common import Tier
 from hippograph.schema.types.nodes import Memory
@@ -19,19 +21,20 @@ class RecallMode(Enum):
     SUMMARY = "SUMMARY"
 
 
-@strawberry.type(description="The score's parts, each in [0, 1]; `vector` is null when the profile embeds nothing.")
-class ScoreComponents:
-    vector: float | None
-    keyword: float
-    recency: float
-    relation: float
-    time: float = strawberry.field(description="1 when the query asks when and the memory says when (a time "
-                                               "expression): the weighted sum is then multiplied by 1 + the "
-                                               "profile's time boost; else 0.")
-    period: float = strawberry.field(description="1 when the memory was written in a day, month or year the query "
-                                                 "names (\"in December 2023\", \"on October 13, 2023\"): the "
-                                                 "weighted sum is then multiplied by 1 + the profile's period boost; "
-                                                 "else 0.")
+def _score_components() -> type:
+    """``ScoreComponents``, field by field from the one declaration of the score's parts (``Components``)."""
+    types = get_type_hints(Components)
+    namespace: dict[str, object] = {"__annotations__": {part.name: types[part.name] for part in fields(Components)}}
+    for part in fields(Components):
+        if part.metadata.get("description"):
+            namespace[part.name] = strawberry.field(description=part.metadata["description"])
+    return strawberry.type(
+        type("ScoreComponents", (), namespace),
+        description="The score's parts, each in [0, 1]; `vector` is null when the profile embeds nothing.",
+    )
+
+
+ScoreComponents = _score_components()
 
 
 @strawberry.type
@@ -41,7 +44,7 @@ class RecalledMemory:
     mode: RecallMode
     tier: Tier
     score: float
-    components: ScoreComponents
+    components: ScoreComponents  # type: ignore[valid-type]
     tokens: int
 
     @strawberry.field(description="The stored memory behind this item.")
@@ -51,12 +54,9 @@ class RecalledMemory:
 
     @classmethod
     def from_item(cls, item: RecalledItem) -> RecalledMemory:
-        c = item.components
         return cls(
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
-            score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation,
-                                                       time=c.time, period=c.period),
-            tokens=item.tokens,
+            score=item.score, components=ScoreComponents(**asdict(item.components)), tokens=item.tokens,
         )
 
 
@@ -75,15 +75,15 @@ class RecallTimings:
     total_ms: float
 
 
-@strawberry.type
-class RecallResult:
+@strawberry.type(name="RecallResult")
+class RecallAnswer:
     items: list[RecalledMemory]
     totals: RecallTotals
     profile: str
     timings: RecallTimings | None
 
     @classmethod
-    def from_result(cls, result: StoredRecallResult) -> RecallResult:
+    def from_result(cls, result: RecallResult) -> RecallAnswer:
         t = result.timings
         return cls(
             items=[RecalledMemory.from_item(item) for item in result.items],

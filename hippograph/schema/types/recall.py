@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 import strawberry
 
+from hippograph.memory.recall.profiles import Selection, get_profile
+from hippograph.memory.recall.query import Candidate, Components, RecalledItem
 from hippograph.memory.recall.query import RecallResult as StoredRecallResult
-from hippograph.memory.recall.query import RecalledItem
 from hippograph.schema.context import Info
+from hippograph.schema.limits import page_size
 from hippograph.schema.types.common import Tier
 from hippograph.schema.types.nodes import Memory
 
@@ -33,6 +36,16 @@ class ScoreComponents:
                                                  "weighted sum is then multiplied by 1 + the profile's period boost; "
                                                  "else 0.")
 
+    @classmethod
+    def from_components(cls, c: Components) -> ScoreComponents:
+        return cls(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation, time=c.time,
+                   period=c.period)
+
+
+async def stored_memory(root: strawberry.Parent[Any], info: Info) -> Memory | None:
+    row = await info.context.loaders.memory.load(str(root.id))
+    return Memory.from_row(row) if row else None
+
 
 @strawberry.type
 class RecalledMemory:
@@ -44,20 +57,32 @@ class RecalledMemory:
     components: ScoreComponents
     tokens: int
 
-    @strawberry.field(description="The stored memory behind this item.")
-    async def memory(self, info: Info) -> Memory | None:
-        row = await info.context.loaders.memory.load(str(self.id))
-        return Memory.from_row(row) if row else None
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this item.")
 
     @classmethod
     def from_item(cls, item: RecalledItem) -> RecalledMemory:
-        c = item.components
         return cls(
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
-            score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation,
-                                                       time=c.time, period=c.period),
+            score=item.score, components=ScoreComponents.from_components(item.components),
             tokens=item.tokens,
         )
+
+
+@strawberry.type(description="A row of the profile's ranking above its floor, before the budget chose the items.")
+class RankedMemory:
+    id: strawberry.ID
+    content: str = strawberry.field(description="The memory's full text.")
+    tier: Tier
+    score: float
+    components: ScoreComponents
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this row.")
+
+
+@strawberry.type(description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
+                             "else skipped.")
+class RecallGates:
+    full_above: float
+    summary_above: float
 
 
 @strawberry.type
@@ -81,6 +106,16 @@ class RecallResult:
     totals: RecallTotals
     profile: str
     timings: RecallTimings | None
+    gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
+                                                             "top k instead (hanzo).")
+    ranked: strawberry.Private[list[Candidate]]
+
+    @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
+                                  "profile's floor, before the budget.")
+    def ranking(self, first: int = 20) -> list[RankedMemory]:
+        return [RankedMemory(id=strawberry.ID(c.id), content=c.content, tier=c.tier, score=c.score,
+                             components=ScoreComponents.from_components(c.components))
+                for c in self.ranked[:page_size(first)]]
 
     @classmethod
     def from_result(cls, result: StoredRecallResult) -> RecallResult:
@@ -93,4 +128,7 @@ class RecallResult:
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
+            gates=RecallGates(full_above=g.full_above, summary_above=g.summary_above)
+            if (g := get_profile(result.profile).gates).selection is Selection.THRESHOLD else None,
+            ranked=result.ranking,
         )

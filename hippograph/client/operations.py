@@ -17,8 +17,8 @@ from hippograph.client.documents import decode, graphql_name, plain, selection
 from hippograph.client.errors import HippographError
 from hippograph.client.types import (
     Chain, Direction, EdgeType, EntityType, Forgotten, Memory, MemoryEvent, MemoryKind, Path, Priority, RecallProfile,
-    RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, Tier, TierUsage,
-    TurnAppended,
+    RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, SessionTranscript, Tier,
+    TierUsage, TurnAppended,
 )
 
 T = TypeVar("T")
@@ -47,6 +47,8 @@ class Spec:
     many: bool = False
     payload: str | None = None
     nested: tuple[str, ...] = ()
+    # The operation's name, when two specs ask the same field (by default the field's, capitalised).
+    operation: str | None = None
     document: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -61,7 +63,7 @@ class Spec:
 
     @property
     def name(self) -> str:
-        return self.field[0].upper() + self.field[1:]
+        return self.operation or self.field[0].upper() + self.field[1:]
 
     def read(self, data: dict[str, Any]) -> Any:
         value = data[self.field]
@@ -91,6 +93,7 @@ RECALL = Spec("query", "recall", {"query": "String!", "priority": "Priority!", "
               RecallResult, nested=("ranking",))
 MEMORY = Spec("query", "memory", {"id": "ID!"}, Memory)
 SESSION = Spec("query", "session", {"id": "ID!"}, Session)
+TRANSCRIPT = Spec("query", "session", {"id": "ID!"}, SessionTranscript, operation="Transcript")
 TRACE = Spec("query", "trace", {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!"},
              Path, many=True)
 CHAINS = Spec("query", "chains", {"project": "ID", "first": "Int!"}, Chain, many=True)
@@ -108,7 +111,7 @@ FORGET_SESSION = _mutation("forgetSession", "ForgetSessionInput", ScopeForgotten
 MEMORY_EVENTS = Spec("subscription", "memoryEvents", {"project": "ID"}, MemoryEvent)
 
 # Every document the client sends (the test validates each against schema.graphql).
-SPECS = (RECALL, MEMORY, SESSION, TRACE, CHAINS, TIER_USAGE, REMEMBER, RECORD_DECISION, RECORD_ERROR, RECORD_PATTERN,
+SPECS = (RECALL, MEMORY, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, REMEMBER, RECORD_DECISION, RECORD_ERROR, RECORD_PATTERN,
          SET_PREFERENCE, START_SESSION, APPEND_TURN, END_SESSION, FORGET, FORGET_SESSION, MEMORY_EVENTS)
 
 
@@ -130,6 +133,11 @@ def memory(id: str) -> Operation[Memory]:
 def session(id: str) -> Operation[Session]:
     """One of the caller's sessions: its memories (newest 100) and transcript; ``NOT_FOUND`` for any other id."""
     return SESSION.bind(id=id)
+
+
+def transcript(session: str) -> Operation[SessionTranscript]:
+    """A session's transcript without its memories: what a chat history reads."""
+    return TRANSCRIPT.bind(id=session)
 
 
 def trace(from_: str, *, edge_types: Sequence[EdgeType] | None = None, direction: Direction = Direction.OUT,

@@ -253,6 +253,14 @@ class Session(SessionInfo):
 
 
 @dataclass(frozen=True)
+class SessionTranscript:
+    """A session's transcript alone: the standing summary of older turns (if any), then the recent turns."""
+
+    id: str
+    transcript: list[TranscriptEntry]
+
+
+@dataclass(frozen=True)
 class TierUsage:
     tier: Tier
     used_tokens: int

@@ -94,6 +94,7 @@ CALLS = {
                    tiers=[types.Tier.PROJECT], project="p", session="s", ranking=5),
     "memory": dict(id="m"),
     "session": dict(id="s"),
+    "transcript": dict(session="s"),
     "trace": dict(from_="e", edge_types=[types.EdgeType.CAUSED], direction=types.Direction.BOTH, max_depth=2),
     "chains": dict(project="p", first=10),
     "tier_usage": dict(project="p", session="s"),

@@ -19,25 +19,25 @@ from __future__ import annotations
 from hippograph.client.connection import AsyncClient, Client
 from hippograph.client.errors import HippographError
 from hippograph.client.operations import (
-    Operation, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall, record_decision,
-    record_error, record_pattern, remember, session, set_preference, start_session, tier_usage, trace, transcript,
+    Operation, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,
+    record_decision, record_error, record_pattern, remember, session, set_preference, start_session, tier_usage,
+    trace, transcript,
 )
 from hippograph.client.types import (
-    Chain, CompressionReport, Direction, Edge, EdgeType, Entity, EntityType, ErrorCode, Forgotten, Memory, MemoryEvent,
-    MemoryKind, Path, Priority, Promotion, RankedMemory, RecallGates, RecallMode, RecallProfile, RecallResult,
-    RecallTimings, RecallTotals, RecalledMemory, Recorded, Remembered, ScopeForgotten, ScoreComponents, Session,
-    SessionEnded, SessionInfo, SessionStarted, SessionTranscript, SummaryRound, Tier, TierUsage, TranscriptEntry,
-    TurnAppended,
+    Chain, CompressionReport, Direction, Edge, EdgeType, Entity, EntityType, ErrorCode, Forgotten, Memory,
+    MemoryEvent, MemoryKind, Path, Priority, Promotion, RankedMemory, RecalledMemory, RecallGates, RecallMode,
+    RecallProfile, RecallResult, RecallTimings, RecallTotals, RecallWeights, Recorded, Remembered, ScopeForgotten,
+    ScoreComponents, Session, SessionEnded, SessionInfo, SessionStarted, SessionTranscript, SummaryRound, Tier,
+    TierUsage, TranscriptEntry, TurnAppended,
 )
 
 __all__ = [
-    "AsyncClient", "Client", "HippographError", "Operation",
-    "append_turn", "chains", "end_session", "forget", "forget_session", "memory", "memory_events", "recall",
-    "record_decision", "record_error", "record_pattern", "remember", "session", "set_preference", "start_session",
-    "tier_usage", "trace", "transcript",
-    "Chain", "CompressionReport", "Direction", "Edge", "EdgeType", "Entity", "EntityType", "ErrorCode", "Forgotten",
-    "Memory", "MemoryEvent", "MemoryKind", "Path", "Priority", "Promotion", "RankedMemory", "RecallGates", "RecallMode",
-    "RecallProfile", "RecallResult", "RecallTimings", "RecallTotals", "RecalledMemory", "Recorded", "Remembered",
-    "ScopeForgotten", "ScoreComponents", "Session", "SessionEnded", "SessionInfo", "SessionStarted", "SessionTranscript", "SummaryRound", "Tier",
-    "TierUsage", "TranscriptEntry", "TurnAppended",
+    "AsyncClient", "Client", "HippographError", "Operation", "append_turn", "chains", "end_session", "forget",
+    "forget_session", "memory", "memory_events", "recall", "record_decision", "record_error", "record_pattern",
+    "remember", "session", "set_preference", "start_session", "tier_usage", "trace", "transcript", "Chain",
+    "CompressionReport", "Direction", "Edge", "EdgeType", "Entity", "EntityType", "ErrorCode", "Forgotten",
+    "Memory", "MemoryEvent", "MemoryKind", "Path", "Priority", "Promotion", "RankedMemory", "RecalledMemory",
+    "RecallGates", "RecallMode", "RecallProfile", "RecallResult", "RecallTimings", "RecallTotals", "RecallWeights",
+    "Recorded", "Remembered", "ScopeForgotten", "ScoreComponents", "Session", "SessionEnded", "SessionInfo",
+    "SessionStarted", "SessionTranscript", "SummaryRound", "Tier", "TierUsage", "TranscriptEntry", "TurnAppended",
 ]

@@ -179,6 +179,25 @@ class RecallGates:
 
 
 @dataclass(frozen=True)
+class RecallWeights:
+    """score = (vector·vector + keyword·keyword + recency·recency + relation·relation)
+    × (1 + time_boost·time) × (1 + period_boost·period), each term a component."""
+
+    vector: float
+    keyword: float
+    recency: float
+    relation: float
+    time_boost: float
+    period_boost: float
+
+    def score(self, c: ScoreComponents) -> float:
+        """The score these weights give these components."""
+        weighted = (self.vector * (c.vector or 0.0) + self.keyword * c.keyword + self.recency * c.recency
+                    + self.relation * c.relation)
+        return weighted * (1 + self.time_boost * c.time) * (1 + self.period_boost * c.period)
+
+
+@dataclass(frozen=True)
 class RecallTimings:
     embed_ms: float
     query_ms: float
@@ -188,13 +207,14 @@ class RecallTimings:
 @dataclass(frozen=True)
 class RecallResult:
     """The delivered ``items``, the ``ranking`` they were chosen from (before the budget), the budget
-    used, and the profile's gates (None for hanzo)."""
+    used, the profile's gates (None for hanzo) and its weights."""
 
     items: list[RecalledMemory]
     ranking: list[RankedMemory] = args("first: $ranking")
     totals: RecallTotals
     profile: str
     gates: RecallGates | None
+    weights: RecallWeights
     timings: RecallTimings | None
 
 

@@ -57,6 +57,8 @@ def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: 
     assert [row.score for row in result.ranking] == sorted((row.score for row in result.ranking), reverse=True)
     assert {item.id for item in result.items} <= {row.id for row in result.ranking}
     assert all(row.score > result.gates.summary_above for row in result.ranking)
+    # Each score is its components weighted: what the explorer's stacked bars draw.
+    assert all(row.score == pytest.approx(result.weights.score(row.components)) for row in result.ranking)
     top = result.ranking[0]
     assert top.id == stored.memory.id and top.components.vector is not None and 0 < top.components.vector <= 1
 

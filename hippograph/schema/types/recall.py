@@ -85,6 +85,18 @@ class RecallGates:
     summary_above: float
 
 
+@strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
+                             "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
+                             "component.")
+class RecallWeights:
+    vector: float
+    keyword: float
+    recency: float
+    relation: float
+    time_boost: float
+    period_boost: float
+
+
 @strawberry.type
 class RecallTotals:
     items: int
@@ -108,6 +120,7 @@ class RecallResult:
     timings: RecallTimings | None
     gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
                                                              "top k instead (hanzo).")
+    weights: RecallWeights
     ranked: strawberry.Private[list[Candidate]]
 
     @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
@@ -129,6 +142,8 @@ class RecallResult:
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
             gates=RecallGates(full_above=g.full_above, summary_above=g.summary_above)
-            if (g := get_profile(result.profile).gates).selection is Selection.THRESHOLD else None,
+            if (g := (chosen := get_profile(result.profile)).gates).selection is Selection.THRESHOLD else None,
+            weights=RecallWeights(**chosen.weights.as_params(), time_boost=chosen.time.time_boost,
+                                  period_boost=chosen.time.period_boost),
             ranked=result.ranking,
         )

@@ -82,7 +82,7 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
   }
 
   function layout(): void {
-    graph.layout({ name: "breadthfirst", directed: true, spacingFactor: 1.1, padding: 24, animate: false }).run();
+    graph.layout({ name: "breadthfirst", directed: true, spacingFactor: 1.4, padding: 24, animate: false }).run();
     status.textContent = `${graph.nodes().length} entities, ${graph.edges().length} edges`;
   }
 

@@ -113,7 +113,7 @@ async function openMemory(id: string, panel: HTMLElement): Promise<void> {
       ["id", memory.id], ["summary", memory.summary], ["kind", memory.kind], ["tier", memory.tier],
       ["project", memory.project], ["session", memory.session], ["written", when(memory.createdAt)],
       ["valid from", memory.validFrom && when(memory.validFrom)], ["superseded", memory.validUntil && when(memory.validUntil)],
-      ["relevance", memory.relevance], ["recalled", memory.accessCount ? `${memory.accessCount}× , last ${when(memory.lastAccessedAt)}` : "never"],
+      ["relevance", memory.relevance], ["recalled", memory.accessCount ? `${memory.accessCount}×, last ${when(memory.lastAccessedAt)}` : "never"],
       ["tokens", memory.tokens], ["archived", memory.archived ? "yes" : null], ["labels", memory.labels.join(", ")],
       ["records", memory.records && `${memory.records.type}: ${memory.records.name}`],
     ]),

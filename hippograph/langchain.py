@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
 from langchain_core.chat_history import BaseChatMessageHistory
@@ -132,8 +131,8 @@ def role(each: BaseMessage) -> str:
 
 def message(entry: TranscriptEntry) -> BaseMessage:
     """A transcript entry as a message; the standing summary of older turns is a system message."""
-    extra: dict[str, Any] = {"id": entry.id}
     if entry.is_summary:
-        return SystemMessage(content=entry.content, **extra)
+        return SystemMessage(content=entry.content, id=entry.id)
     kind = _MESSAGES.get(entry.role)
-    return kind(content=entry.content, **extra) if kind else ChatMessage(role=entry.role, content=entry.content, **extra)
+    return kind(content=entry.content, id=entry.id) if kind else ChatMessage(role=entry.role, content=entry.content,
+                                                                             id=entry.id)

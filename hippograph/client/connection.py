@@ -9,7 +9,6 @@ graphql-transport-ws on the same endpoint.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import AsyncIterator
 from types import TracebackType
@@ -52,10 +51,14 @@ def _answer(operation: Operation[T], response: httpx.Response) -> T:
 
 def _data(operation: Operation[T], body: dict[str, Any]) -> T:
     if errors := body.get("errors"):
-        first = errors[0]
-        code = (first.get("extensions") or {}).get("code", ErrorCode.INTERNAL_SERVER_ERROR.value)
-        raise HippographError(code, first.get("message", ""), errors=errors)
+        raise _refusal(errors)
     return operation.read(body["data"])
+
+
+def _refusal(errors: list[dict[str, Any]]) -> HippographError:
+    first = errors[0]
+    code = (first.get("extensions") or {}).get("code", ErrorCode.INTERNAL_SERVER_ERROR.value)
+    return HippographError(code, first.get("message", ""), errors=errors)
 
 
 class Client:
@@ -104,14 +107,13 @@ class AsyncClient:
                 await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {self._key}"}}))
                 if json.loads(await ws.recv()).get("type") != "connection_ack":
                     raise HippographError(ErrorCode.UNAUTHENTICATED.value, "the server did not accept the connection")
-                ids = itertools.count(1)
-                await ws.send(json.dumps({"id": str(next(ids)), "type": "subscribe", "payload": _body(operation)}))
+                await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": _body(operation)}))
                 async for raw in ws:
                     message = json.loads(raw)
                     if message["type"] == "next":
                         yield _data(operation, message["payload"])
                     elif message["type"] == "error":
-                        yield _data(operation, {"errors": message["payload"]})
+                        raise _refusal(message["payload"])
                     elif message["type"] == "complete":
                         return
                     elif message["type"] == "ping":

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hippograph.bench.server import Server, running_server
-from hippograph.client import Client, Priority, Tier, append_turn, record_decision, record_error, remember, set_preference
+from hippograph.client import Client, Tier, append_turn, record_decision, record_error, remember, set_preference
 from hippograph.client import start_session
 from hippograph.memory import keys
 from hippograph.memory.services import Services
@@ -197,7 +197,7 @@ def test_a_sessions_turns_summaries_and_facts_share_one_time_axis(page, key: str
     page.wait_for_selector("svg.timeline .mark", timeout=30_000)
     for lane in ("turns", "summaries", "facts", "memories"):
         assert page.locator(f"svg.timeline .mark-{lane}").count() >= 1, lane
-    page.locator("svg.timeline .mark-facts").first.click()
+    page.locator("svg.timeline .mark-facts").last.click()  # drawn last: on top of any it overlaps
     assert "provenance" in page.inner_text("#timeline-detail")
     picture(page, "session", tmp_path)
 

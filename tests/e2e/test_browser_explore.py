@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from hippograph.bench.server import Server, running_server
-from hippograph.client import Client, Tier, append_turn, record_decision, record_error, remember, set_preference
-from hippograph.client import start_session
+from hippograph.client import (
+    Client, Tier, append_turn, record_decision, record_error, remember, set_preference, start_session,
+)
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import new_user

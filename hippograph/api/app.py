@@ -1,5 +1,6 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, the Neo4j
-Browser guide at /browser/guide, health at /healthz and /readyz, metrics at /metrics."""
+"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, the memory
+explorer at /explore, the Neo4j Browser guide at /browser/guide, health at /healthz and /readyz, metrics
+at /metrics."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from hippograph.api import graphiql
+from hippograph.api import explore, graphiql
 from hippograph.api.browser_guide import guide_endpoint, style_endpoint
 from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
@@ -65,6 +66,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             WebSocketRoute("/graphql", graphql),
             Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
             Mount(graphiql.PREFIX, StaticFiles(directory=graphiql.ASSETS, check_dir=False)),
+            explore.routes,
             Route("/browser/guide", guide_endpoint, methods=["GET", "OPTIONS"]),
             Route("/browser/style.grass", style_endpoint, methods=["GET", "OPTIONS"]),
             Route("/healthz", healthz),

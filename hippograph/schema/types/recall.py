@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields
 from enum import Enum
-from typing import get_type_hints
+from typing import Any, get_type_hints
 
 import strawberry
 
 from hippograph.graph.recall import Components
-from hippograph.memory.recall.query import RecallResult, RecalledItem
+from hippograph.memory.recall.profiles import Selection, get_profile
+from hippograph.memory.recall.query import Candidate, RecallResult, RecalledItem
+from hippograph.operations.limits import bounded
 from hippograph.schema.context import Info
 from hippograph.schema.types.common import Tier
 from hippograph.schema.types.nodes import Memory
@@ -37,6 +39,11 @@ def _score_components() -> type:
 ScoreComponents = _score_components()
 
 
+async def stored_memory(root: strawberry.Parent[Any], info: Info) -> Memory | None:
+    row = await info.context.loaders.memory.load(str(root.id))
+    return Memory.from_row(row) if row else None
+
+
 @strawberry.type
 class RecalledMemory:
     id: strawberry.ID
@@ -47,10 +54,7 @@ class RecalledMemory:
     components: ScoreComponents  # type: ignore[valid-type]
     tokens: int
 
-    @strawberry.field(description="The stored memory behind this item.")
-    async def memory(self, info: Info) -> Memory | None:
-        row = await info.context.loaders.memory.load(str(self.id))
-        return Memory.from_row(row) if row else None
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this item.")
 
     @classmethod
     def from_item(cls, item: RecalledItem) -> RecalledMemory:
@@ -58,6 +62,35 @@ class RecalledMemory:
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
             score=item.score, components=ScoreComponents(**asdict(item.components)), tokens=item.tokens,
         )
+
+
+@strawberry.type(description="A row of the profile's ranking above its floor, before the budget chose the items.")
+class RankedMemory:
+    id: strawberry.ID
+    content: str = strawberry.field(description="The memory's full text.")
+    tier: Tier
+    score: float
+    components: ScoreComponents
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this row.")
+
+
+@strawberry.type(description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
+                             "else skipped.")
+class RecallGates:
+    full_above: float
+    summary_above: float
+
+
+@strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
+                             "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
+                             "component.")
+class RecallWeights:
+    vector: float
+    keyword: float
+    recency: float
+    relation: float
+    time_boost: float
+    period_boost: float
 
 
 @strawberry.type
@@ -81,6 +114,17 @@ class RecallAnswer:
     totals: RecallTotals
     profile: str
     timings: RecallTimings | None
+    gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
+                                                             "top k instead (hanzo).")
+    weights: RecallWeights
+    ranked: strawberry.Private[list[Candidate]]
+
+    @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
+                                  "profile's floor, before the budget.")
+    def ranking(self, first: int = 20) -> list[RankedMemory]:
+        return [RankedMemory(id=strawberry.ID(c.id), content=c.content, tier=c.tier, score=c.score,
+                             components=ScoreComponents(**asdict(c.components)))
+                for c in self.ranked[:bounded(first, "first")]]
 
     @classmethod
     def from_result(cls, result: RecallResult) -> RecallAnswer:
@@ -93,4 +137,9 @@ class RecallAnswer:
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
+            gates=RecallGates(full_above=g.full_above, summary_above=g.summary_above)
+            if (g := (chosen := get_profile(result.profile)).gates).selection is Selection.THRESHOLD else None,
+            weights=RecallWeights(**chosen.weights.as_params(), time_boost=chosen.time.time_boost,
+                                  period_boost=chosen.time.period_boost),
+            ranked=result.ranking,
         )

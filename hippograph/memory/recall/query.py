@@ -103,6 +103,11 @@ class RecallResult:
     # with its score and components (the explorer draws it; the benchmarks score it).
     ranking: list[Candidate] = field(default_factory=list)
     timings: Timings | None = None
+    # What the scores are measured against: the profile's lines (full above, summary above; None when it
+    # keeps each tier's top k instead) and its weights and boosts (score = the weighted components times
+    # 1 + time_boost·time, times 1 + period_boost·period).
+    lines: tuple[float, float] | None = None
+    weights: dict[str, float] = field(default_factory=dict)
 
 
 def recall(
@@ -131,7 +136,8 @@ def recall(
         now = now.replace(tzinfo=timezone.utc)
     searched = _tiers(tiers)
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
-        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
+        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)),
+                            **_measures(chosen))
 
     # Who the query names and the statement share one read transaction: the lookup then costs one
     # round trip, not a transaction of its own (measured: about 1.5 ms against 3). Its time is the
@@ -168,7 +174,18 @@ def recall(
         profile=chosen.name,
         ranking=ranked,
         timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
+        **_measures(chosen),
     )
+
+
+def _measures(profile: RecallProfile) -> dict[str, Any]:
+    """``RecallResult.lines`` and ``weights`` of a profile."""
+    gates = profile.gates
+    return {
+        "lines": (gates.full_above, gates.summary_above) if gates.selection is Selection.THRESHOLD else None,
+        "weights": {**profile.weights.as_params(), "time_boost": profile.time.time_boost,
+                    "period_boost": profile.time.period_boost},
+    }
 
 
 def query_vector(services: Services, query: str, speakers: Sequence[str] = ()) -> np.ndarray:

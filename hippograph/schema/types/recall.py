@@ -9,7 +9,6 @@ from typing import Any, get_type_hints
 import strawberry
 
 from hippograph.graph.recall import Components
-from hippograph.memory.recall.profiles import Selection, get_profile
 from hippograph.memory.recall.query import Candidate, RecallResult, RecalledItem
 from hippograph.operations.limits import bounded
 from hippograph.schema.context import Info
@@ -137,9 +136,7 @@ class RecallAnswer:
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
-            gates=RecallGates(full_above=g.full_above, summary_above=g.summary_above)
-            if (g := (chosen := get_profile(result.profile)).gates).selection is Selection.THRESHOLD else None,
-            weights=RecallWeights(**chosen.weights.as_params(), time_boost=chosen.time.time_boost,
-                                  period_boost=chosen.time.period_boost),
+            gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1]) if result.lines else None,
+            weights=RecallWeights(**result.weights),
             ranked=result.ranking,
         )

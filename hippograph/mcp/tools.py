@@ -35,7 +35,8 @@ from hippograph.memory.recall.query import recall as recall_rule
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import forget as forget_rules, knowledge
-from hippograph.memory.writing.store import KIND_LABELS, MAX_CONTENT_CHARS, MemoryInput, remember as remember_rule
+from hippograph.memory.writing.admission import KIND_LABELS, MAX_CONTENT_CHARS, MemoryInput
+from hippograph.memory.writing.store import remember as remember_rule
 from hippograph.schema.errors import BadInput, ErrorCode, LimitExceeded, Unauthenticated, code_of
 from hippograph.schema.limits import (
     MAX_CHAINS, MAX_QUERY, MAX_SHORT_TEXT, MAX_TEXT, MAX_TRACE_PATHS, caller_scope, entity_name, ident, optional_ident,

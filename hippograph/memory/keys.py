@@ -25,8 +25,8 @@ from neo4j import READ_ACCESS, Driver
 
 from hippograph.graph import keys as key_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.writing.secrets import check_id
-from hippograph.memory.tiers import ScopeError, check_scope_id
+from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.tiers import ScopeError, check_caller_id
 
 PREFIX = "hg_"
 # Longer than any key we issue, short enough that hashing a hostile header costs nothing.
@@ -68,7 +68,7 @@ def create_key(driver: Driver, database: str, user_id: str, role: Role | str = R
     if not user_id:
         raise InvalidInput("a key needs a user id")
     try:
-        check_scope_id("user", user_id)
+        check_caller_id("user", user_id)
         role = Role(role)
     except (ScopeError, ValueError) as exc:
         raise InvalidInput(str(exc)) from None

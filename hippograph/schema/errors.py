@@ -16,7 +16,7 @@ from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.memory.errors import MemoryRuleError
 from hippograph.memory.recall.profiles import ProfileError
-from hippograph.memory.writing.secrets import SecretRejected
+from hippograph.memory.writing.scrubbing import SecretRejected
 from hippograph.memory.tiers import ScopeError
 
 
@@ -28,6 +28,8 @@ class ErrorCode(Enum):
     FORBIDDEN = "FORBIDDEN"
     LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
     UNAVAILABLE = "UNAVAILABLE"
+    # A write whose outcome the store's failure hid: it may or may not be stored; a retry is safe.
+    OUTCOME_UNKNOWN = "OUTCOME_UNKNOWN"
     INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR"
 
 

@@ -31,8 +31,8 @@ def rows(services: Services, cypher: str, **params: Any) -> list[dict[str, Any]]
 
 
 def queued(services: Services) -> int:
-    with services.writes._changed:
-        return len(services.writes._queue)
+    with services.writer.writes._changed:
+        return len(services.writer.writes._queue)
 
 
 @contextmanager
@@ -46,7 +46,7 @@ def held_queue(services: Services) -> Iterator[Callable[[int], None]]:
         assert release.wait(60)
         return list(items)
 
-    holder = threading.Thread(target=services.writes.submit, args=("hold", hold))
+    holder = threading.Thread(target=services.writer.writes.submit, args=("hold", hold))
     holder.start()
     assert started.wait(30)
 

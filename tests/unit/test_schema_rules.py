@@ -13,7 +13,7 @@ from hippograph.api.auth import key_from_headers, key_from_params
 from hippograph.api.logs import accept_request_id
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound
 from hippograph.memory.keys import hash_secret
-from hippograph.memory.writing.secrets import SecretRejected
+from hippograph.memory.writing.scrubbing import SecretRejected
 from hippograph.memory.tiers import ScopeError
 from hippograph.schema.errors import (
     MASKED_MESSAGE,

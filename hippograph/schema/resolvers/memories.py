@@ -12,8 +12,9 @@ from hippograph.memory.writing import forget as forget_rules
 from hippograph.memory.writing import updates
 from hippograph.memory.browse import entity_project
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
-from hippograph.memory.writing.secrets import check_id
-from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, remember as store_memory
+from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.writing.admission import MAX_CONTENT_CHARS, MemoryInput
+from hippograph.memory.writing.store import remember as store_memory
 from hippograph.memory.tiers import Scope
 from hippograph.schema.context import Info
 from hippograph.schema.errors import BadInput, NotFound

@@ -13,7 +13,7 @@ from hippograph.graph.vocabulary import EdgeType as _EdgeType
 from hippograph.graph.vocabulary import EntityType as _EntityType
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.profiles import Priority as _Priority
-from hippograph.memory.writing.store import KIND_LABELS
+from hippograph.memory.writing.admission import KIND_LABELS
 from hippograph.graph.vocabulary import Tier as _Tier
 
 Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")

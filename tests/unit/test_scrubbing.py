@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hippograph.memory.errors import InvalidInput
-from hippograph.memory.writing.secrets import (
+from hippograph.memory.writing.scrubbing import (
     KINDS, Finding, SecretRejected, check_id, enforce, enforce_data, scrub, scrub_labelled,
 )
 from hippograph.memory.tiers import ScopeError

@@ -34,6 +34,8 @@ class BackgroundWriter(Generic[Row]):
         name: str, what: str, log: logging.Logger, combine: Callable[[list[Row]], list[Row]] | None = None,
         interval: float = INTERVAL,
     ) -> None:
+        if interval <= 0:
+            raise ValueError(f"a background writer wakes every interval > 0 seconds, got {interval}")
         self._driver = driver
         self._database = database
         self._statement = store

@@ -468,6 +468,7 @@ class Writer:
             if current is None:
                 raise NotFound(f"memory {memory_id} not found")
             if request_id is not None and current["requestId"] == request_id:
+                self.audit.record_in(tx, user_id, "update", [memory_id], "retry: already applied")
                 return Updated(memory_cypher.get_memories(tx, user_id, [memory_id])[0], edit.redacted)
             tier = Tier(current["tier"])
             scope = Scope(user_id, current["projectId"], current["sessionId"])

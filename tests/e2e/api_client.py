@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +72,13 @@ def assert_status(response: httpx.Response, body: dict[str, Any]) -> None:
 
 def new_user(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+def until(check: Callable[[], bool], timeout: float) -> bool:
+    """Whether ``check`` came true within ``timeout`` seconds (asked twice a second)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.5)
+    return False

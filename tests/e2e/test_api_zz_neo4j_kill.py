@@ -23,22 +23,13 @@ from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.admission import MemoryInput
 from hippograph.memory.writing.store import remember
-from api_client import Client
+from api_client import Client, until
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.neo4j_restart]
 
 WRITERS = 12  # of each kind: over HTTP, and in this process with request ids
 REMEMBER = """mutation($input: RememberInput!) { remember(input: $input) {
   __typename ... on UserError { code } ... on RememberSuccess { memory { id } } } }"""
-
-
-def until(check: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.25)
-    return False
 
 
 def over_http(client: Client, text: str) -> dict[str, Any]:

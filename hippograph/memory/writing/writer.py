@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 from neo4j import Driver, ManagedTransaction, Session
-from neo4j.exceptions import DatabaseError, DriverError, ServiceUnavailable, TransientError
+from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from hippograph.config import Settings
 from hippograph.embedding import Embedder
@@ -186,18 +186,15 @@ class Writer:
     """Every memory write of the process goes through one writer, opened with the services: it holds
     the queues that group concurrent writes and the counts of what they did."""
 
-    def __init__(
-        self, driver: Driver, database: str, embedder: Embedder, tokens: TokenCounter, audit: AuditLog,
-        group_limit: int = GROUP_LIMIT,
-    ) -> None:
+    def __init__(self, driver: Driver, database: str, embedder: Embedder, tokens: TokenCounter, audit: AuditLog) -> None:
         self.driver = driver
         self.database = database
         self.embedder = embedder
         self.tokens = tokens
         self.audit = audit
         # Writes that arrive together share one embedding pass and one transaction (``remember``).
-        self.embeddings: Grouped = Grouped(group_limit)
-        self.writes: Grouped = Grouped(group_limit)
+        self.embeddings: Grouped = Grouped(GROUP_LIMIT)
+        self.writes: Grouped = Grouped(GROUP_LIMIT)
         self.counts = WriteCounts()
 
     # --- one memory ------------------------------------------------------------------------------

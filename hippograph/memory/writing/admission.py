@@ -207,6 +207,17 @@ def check(scope: Scope, item: MemoryInput) -> None:
     scope.for_tier(item.tier)  # raises ScopeError when the tier's scope id is missing
 
 
+def check_fits(tier: Tier, tokens: int, cap: int) -> int:
+    """``tokens``, when a memory that long fits its tier at all: no more than the tier holds after compression."""
+    ceiling = compression.target_tokens(tier, cap)
+    if tokens > ceiling:
+        raise CapacityExceeded(
+            f"a memory of {tokens} tokens cannot fit the {tier.value} tier: it holds at most {ceiling} "
+            f"of its {cap} tokens after compression", field="content",
+        )
+    return tokens
+
+
 def admit(
     settings: Settings, tokens: TokenCounter, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
     request_id: str | None = None,
@@ -228,19 +239,11 @@ def admit(
         )
         tier_scope = scope.for_tier(item.tier)
         cap = capacity(settings, item.tier)
-        count = tokens.count(scrubbed.text)
-        ceiling = compression.target_tokens(item.tier, cap)
-        if count > ceiling:
-            raise CapacityExceeded(
-                f"a memory of {count} tokens cannot fit the {item.tier.value} tier: it holds at most {ceiling} "
-                f"of its {cap} tokens after compression", field="content",
-            )
+        count = check_fits(item.tier, tokens.count(scrubbed.text), cap)
         label = KIND_LABELS[item.kind]
-        wanted = [(kind, name.text) for kind, name in mentions]
-        if item.extract_entities:
-            wanted += extract_mentions(scrubbed.text)
-        if item.records_entity is not None:
-            wanted.insert(0, item.records_entity)
+        # The entity a record is about comes first: its row is the one the memory RECORDS.
+        wanted = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
+                  *(extract_mentions(scrubbed.text) if item.extract_entities else [])]
         entities = entity_rows(scope, item.tier, wanted)
         admitted.append(Admitted(
             row={

@@ -46,6 +46,7 @@ from hippograph.memory.lifecycle.summarizing import (
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
+from hippograph.memory.writing import outcomes
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ def append_turn(
         return position
 
     with services.driver.session(database=services.database) as session:
-        position = session.execute_write(write)
+        position = outcomes.write(session, write)
     appended = Appended(turn_id, position, 0, redacted=sorted(set(scrubbed.kinds) | set(speaker.kinds)))
     appended.rounds = compact(services, scope, summarizer, extractor)
     appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
@@ -201,7 +202,7 @@ def _summarise_round(
                                  f"session={scope.session_id} facts={len(stored)}")
 
     with services.driver.session(database=services.database) as session:
-        session.execute_write(write)
+        outcomes.write(session, write)
     return Round(summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored)
 
 

@@ -141,12 +141,12 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing import forget
     from hippograph.memory.errors import NotFound
-    from hippograph.memory.tiers import check_scope_id
+    from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
 
     owner = args.id if args.scope == "user" else args.user
-    check_scope_id("user", owner)
-    check_scope_id(args.scope, args.id)
+    check_caller_id("user", owner)
+    check_caller_id(args.scope, args.id)
     with open_services(settings) as services:
         if args.scope == "session":
             forgotten = forget.forget_session(services, owner, args.id, by=CLI_ACTOR)
@@ -198,10 +198,10 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
     from hippograph.memory.lifecycle.consolidation import consolidate
-    from hippograph.memory.tiers import check_scope_id
+    from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
 
-    check_scope_id("user", args.user)
+    check_caller_id("user", args.user)
     with open_services(settings) as services:
         report = consolidate(services, args.user)
     print(json.dumps(report.as_dict(), indent=2))

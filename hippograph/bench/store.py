@@ -166,7 +166,7 @@ def _fill(
         for scope, item in plan(uid, have, want, texts, session_length, project_length):
             by_scope.setdefault(scope, []).append(item)
         for scope, items in by_scope.items():
-            bulk_import(roomy, scope, items, vectors=vectors)
+            bulk_import(roomy, scope, items)
             sent += len(items)
         if sent - reported >= PROGRESS_EVERY or n == len(wanted) - 1:
             reported = sent

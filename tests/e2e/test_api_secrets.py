@@ -42,7 +42,7 @@ from graphql import (
 )
 
 from hippograph.memory import keys
-from hippograph.memory.writing.secrets import scrub
+from hippograph.memory.writing.scrubbing import scrub
 from hippograph.schema import schema
 from hippograph.memory.services import Services
 from hippograph.bench.server import Server, running_server

@@ -1,4 +1,4 @@
-"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own) and a
+"""What the API tests talk to: the server (``hippograph_bench.server``, the benchmarks' own) and a
 small GraphQL client."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 

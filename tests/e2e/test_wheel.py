@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hippograph.bench.server import free_port, running_server
+from hippograph_bench.server import free_port, running_server
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 # The test Neo4j's settings, which must not reach the installed copy: it gets its own server and state.
@@ -79,6 +79,11 @@ def test_the_wheel_holds_what_the_cli_reads_at_run_time(installed: Installed) ->
     assert {"hippograph/resources/neo4j/pom.xml", "hippograph/resources/neo4j/neo4j.conf"} <= names
     assert any(name.startswith("hippograph/api/graphiql_assets/") for name in names)
     assert any(name.startswith("hippograph/sketches/") and name.endswith(".npy") for name in names)
+    # The benchmarks beside the product, found by the CLI through the entry point the wheel declares.
+    assert "hippograph_bench/cli.py" in names and not any(name.startswith("hippograph/bench/") for name in names)
+    entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    assert "bench = hippograph_bench.cli:add_parser" in zipfile.ZipFile(installed.wheel).read(entry_points).decode()
+    assert "locomo" in installed.run("bench", "--help").stdout
 
 
 def test_installed_from_the_wheel_it_starts_migrates_serves_and_recalls(installed: Installed) -> None:

@@ -11,16 +11,17 @@ vector moved by noise. Each tenant owns a stream of them: the pool cut, in tenan
 shares of the largest store the pool can fill, so that a tenant's memories at any size are the
 start of its stream, and read like a user's own conversations (a run of consecutive turns'
 sentences and passages, with their speaker and time). A tenant's ``k``-th memory is SESSION
-(7 in 10: the session it was said in), PROJECT (2 in 10) or LONG_TERM (1 in 10), a new project
-every ``PROJECT_LENGTH`` memories.
+(7 in 10), PROJECT (2 in 10) or LONG_TERM (1 in 10), a new session every ``SESSION_LENGTH``
+memories and a new project every ``PROJECT_LENGTH``: long agent sessions, so that a million
+memories go in as few, large imports.
 
 Written through ``bulk_import`` — the path a user imports by: secrets scrubbed, entities
 extracted and linked, one audit line a batch — with capacities raised so that nothing is refused.
 What was built is recorded in the store itself: each memory's attributes hold its text's place
 in the pool and the pool's fingerprint (``texts.fingerprint``). Each run reads what a tenant short
 of its share holds and adds only what is missing from the start of its stream (a run cut short
-is completed by the next, a larger size only adds); a memory of another pool was built from other
-data, and the run stops and says so. Projects named ``BENCH_WRITES…`` (``bench api``'s writes, forgotten
+is completed by the next, a larger size only adds); a memory of another pool, in a tenant short of
+its share or in the last tenant, was built from other data, and the run stops and says so. Projects named ``BENCH_WRITES…`` (``bench api``'s writes, forgotten
 after each run) are not the store's.
 """
 
@@ -34,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hippograph.config import ConfigError
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
@@ -46,14 +48,15 @@ from hippograph_bench.texts import Text, fingerprint
 SIZE_CLASSES = (("20%", 1, 0.20), ("2%", 10, 0.02), ("0.1%", 100, 0.001))
 SMALL = (10, 200)
 CLASSES = tuple(name for name, _, _ in SIZE_CLASSES) + ("small",)
-PROJECT_LENGTH = 2500
+SESSION_LENGTH = 250
+PROJECT_LENGTH = 10 * SESSION_LENGTH
 ROOMY = 1_000_000_000
 PROGRESS_EVERY = 10_000
 # The projects `bench api` writes into and forgets afterwards: never part of the store.
 BENCH_WRITES = "api-bench-"
 
 
-class StoreError(RuntimeError):
+class StoreError(ConfigError):
     """The store cannot be built as asked; the message says why."""
 
 
@@ -100,9 +103,8 @@ def planned(user_id: str, k: int, texts: Sequence[Text], index: int, pool: str) 
     """Where and how the tenant's ``k``-th memory, the pool's text ``index``, is stored."""
     tier = tier_of(k)
     text = texts[index]
-    project = f"p{k // PROJECT_LENGTH}"
     # Project and long-term memories share one import a scope: each tier takes the part of the scope it needs.
-    scope = Scope(user_id, project, text.source if tier is Tier.SESSION else None)
+    scope = Scope(user_id, f"p{k // PROJECT_LENGTH}", f"s{k // SESSION_LENGTH}" if tier is Tier.SESSION else None)
     return scope, MemoryInput(text.content, tier, created_at=text.at,
                               attributes={"speaker": text.speaker, "text": index, "pool": pool})
 
@@ -124,6 +126,8 @@ def grow(services: Services, size: int, texts: Sequence[Text], progress: Callabl
     pool = fingerprint(texts)
     have = held(services, [t.user_id for t in population])
     short = [t for t in population if have[t.user_id] < t.memories]
+    # A store built whole is of one pool: its last tenant (a small one) says which.
+    _stored(services, population[-1].user_id, pool)
     started = time.perf_counter()
     sent = reported = 0
     roomy = dataclasses.replace(services, settings=dataclasses.replace(

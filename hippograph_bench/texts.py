@@ -31,8 +31,6 @@ class Text(NamedTuple):
     content: str
     speaker: str
     at: datetime
-    # The conversation and session it was said in: the store's session for it.
-    source: str
 
 
 def sentences(text: str) -> list[str]:
@@ -59,15 +57,14 @@ def pool(paths: Iterable[str | Path]) -> list[Text]:
     seen: set[str] = set()
     texts: list[Text] = []
     for conversation in load(paths):
-        for session, turns in conversation.sessions.items():
-            source = f"{conversation.sample_id}.{session}"
+        for turns in conversation.sessions.values():
             for turn in turns:
                 for i, piece in enumerate(cut(turn.text)):
                     content = f"{turn.speaker}: {piece}"
                     if SHORTEST <= len(piece) <= LONGEST and content not in seen:
                         seen.add(content)
                         # A microsecond apart, in the turn's order (turns are a second apart).
-                        texts.append(Text(content, turn.speaker, turn.at + timedelta(microseconds=i), source))
+                        texts.append(Text(content, turn.speaker, turn.at + timedelta(microseconds=i)))
     return texts
 
 

@@ -21,7 +21,7 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
-    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
+    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship FILE``), relation counting who
     said a memory (``speaker_match``), the vector asking also without the names of who speaks
     (``unnamed_query``), for a query that asks when, the memories that say when boosted by the
     fitted ``time_boost`` and, for a query that names a day, month or year, the memories written

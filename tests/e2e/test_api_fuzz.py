@@ -368,8 +368,7 @@ class Tally:
 
 
 def run(services: Services, target: Target, requests: int, seed: int = 1, bomb_depth: int = BOMB_DEPTH,
-        timeout_s: float = 30.0, log: Path | None = None,
-        progress: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+        timeout_s: float = 30.0, log: Path | None = None) -> dict[str, Any]:
     """Send ``requests`` generated requests to ``target``, check every answer; the JSON result.
     Given the server's ``log``, the errors it logged meanwhile are in the result, tracebacks' last lines."""
     log_start = log.stat().st_size if log is not None and log.exists() else 0
@@ -417,9 +416,6 @@ def run(services: Services, target: Target, requests: int, seed: int = 1, bomb_d
             if not was_refused:
                 pool.learn(answer.body)
             before = after
-            if sent % 250 == 0:
-                progress(f"{sent}/{requests} requests, {sum(tally.checks.values())} failed checks, "
-                         f"healthz max {liveness.summary()['max_ms']} ms")
             if liveness.silent_for() > UNRESPONSIVE_S:
                 aborted = (f"/healthz silent for {UNRESPONSIVE_S:.0f} s after request {sent}; the last ones: "
                            + " | ".join(recent))

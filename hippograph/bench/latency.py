@@ -38,6 +38,7 @@ from hippograph.graph import recall as recall_cypher
 from hippograph.graph.two_index_search import two_index_search
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall import lucene
+from hippograph.memory.recall.analysis import analyse
 from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS, build_query, recall
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
@@ -119,7 +120,7 @@ def _measure(services: Services, members: Sequence[Tenant], questions: Sequence[
     vector = services.embedder.embed_query(probe)
     profiled = recall_cypher.profile_recall(
         services.driver, services.database,
-        build_query(hybrid, Scope(members[0].user_id), probe, vector.tolist(), NOW, list(Tier),
+        build_query(hybrid, Scope(members[0].user_id), analyse(probe, NOW), vector.tolist(), NOW, list(Tier),
                     sketch=services.embedder.sketches(vector[None])[0]),
     )
     return {

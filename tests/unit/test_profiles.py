@@ -140,23 +140,54 @@ def test_budgets_are_never_exceeded(priority: Priority, profile: str, rows: list
 def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -> None:
     import json
 
-    from hippograph.config import PACKAGE
-    from hippograph.memory.recall.profiles import HYBRID_FIT, fitted_weights
+    from hippograph.memory.recall.profiles import HYBRID_FIT, fitted
 
     shipped = json.loads(HYBRID_FIT.read_text())
-    assert PROFILES["hybrid"].weights.as_params() == shipped["weights"] == fitted_weights().as_params()
-    assert sum(shipped["weights"].values()) == pytest.approx(1.0)
-    assert shipped["questions"] > 0 and {"recall@10", "hit@1"} <= set(shipped["leave_one_conversation_out"])
-    assert len(shipped["folds"]) >= 2  # one held-out conversation each
-    # The report in bench/ is the same fit.
-    assert json.loads((PACKAGE.parent / "bench" / "fit.json").read_text())["weights"] == shipped["weights"]
+    hybrid = PROFILES["hybrid"]
+    assert hybrid.weights.as_params() == shipped["weights"] == fitted().weights.as_params()
+    assert {style.value: hybrid.fusion(style).weights.as_params() for style in hybrid.styles} == {
+        name: style["weights"] for name, style in shipped.get("styles", {}).items()}
+    for weights in [shipped["weights"], *(style["weights"] for style in shipped.get("styles", {}).values())]:
+        assert sum(weights.values()) == pytest.approx(1.0)
+    assert shipped["questions"] > 0 and shipped["held_out"]
 
 
-def test_fitted_weights_read_a_fit_file(tmp_path) -> None:
+def test_a_fit_file_gives_the_default_fusion_and_each_style_weighed_otherwise(tmp_path) -> None:
     import json
 
-    from hippograph.memory.recall.profiles import fitted_weights
+    from hippograph.memory.recall.analysis import Style
+    from hippograph.memory.recall.profiles import fitted
 
     path = tmp_path / "fit.json"
-    path.write_text(json.dumps({"weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}}))
-    assert fitted_weights(path).vector == 0.7 and fitted_weights(path).relation == 0.2
+    path.write_text(json.dumps({
+        "weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}, "time_boost": 0.3,
+        "styles": {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "recency": 0.0, "relation": 0.0}, "tie": 0.9}},
+    }))
+    fit = fitted(path)
+    assert fit.weights.vector == 0.7 and fit.weights.relation == 0.2
+    assert (fit.time.time_boost, fit.time.period_boost) == (0.3, 0.0)
+    assert set(fit.styles) == {Style.STATEMENT}
+    assert fit.styles[Style.STATEMENT].weights == Weights(vector=1.0) and fit.styles[Style.STATEMENT].tie == 0.9
+    profile = PROFILES["hybrid"].with_(weights=fit.weights, time=fit.time, styles=fit.styles)
+    assert profile.fusion(Style.QUESTION).weights == fit.weights and profile.fusion(Style.KEYWORDS).tie == 0.0
+    assert profile.fusion(Style.STATEMENT) is fit.styles[Style.STATEMENT]
+
+
+@pytest.mark.parametrize("tie", [-0.1, 1.5])
+def test_a_tie_is_a_share(tie: float) -> None:
+    from hippograph.memory.recall.profiles import Fusion
+
+    with pytest.raises(ProfileError, match="tie"):
+        Fusion(Weights(vector=1.0), tie=tie)
+
+
+def test_relative_to_first_delivers_only_what_scores_near_the_best() -> None:
+    profile = PROFILES["hybrid"].with_(relative_to_first=0.9, full_above=-1.0, summary_above=-1.0)
+    budget = Budget(3, 10_000)
+    clear = [candidate("a", 0.8), candidate("b", 0.6), candidate("c", 0.55)]
+    alike = [candidate("a", 0.8), candidate("b", 0.75), candidate("c", 0.73)]
+    assert [i.id for i in select(clear, profile, budget, TOKENS)] == ["a"]
+    assert [i.id for i in select(alike, profile, budget, TOKENS)] == ["a", "b", "c"]
+    assert [i.id for i in select(clear, profile.with_(relative_to_first=0.0), budget, TOKENS)] == ["a", "b", "c"]
+    with pytest.raises(ProfileError, match="relative_to_first"):
+        profile.with_(relative_to_first=1.2)

@@ -25,6 +25,7 @@ from hippograph.memory.recall import lucene, names, when
 
 class Style(str, Enum):
     QUESTION = "question"
+    REQUEST = "request"
     STATEMENT = "statement"
     KEYWORDS = "keywords"
 
@@ -32,6 +33,15 @@ class Style(str, Enum):
 # A sentence that opens with one of these asks, with or without its question mark; so does any that
 # ends with one ("Was it a good month? Answer yes or no.").
 QUESTION_WORDS = frozenset("what when where which who whom whose why how".split())
+# Asking the listener for suggestions, advice or help ("Can you suggest a hotel for my trip?", "Any
+# tips?", "What should I bake?"): what answers it is what the asker likes and has said, seldom in the
+# request's own words.
+_REQUESTS = re.compile(
+    r"\b(?:can|could|would|will) you (?:please )?(?:suggest|recommend|help|advise|give me|share|think of|come up with)\b"
+    r"|\bdo you (?:have|know) any\b|\bany (?:ideas|suggestions|tips|recommendations|advice)\b"
+    r"|\bwhat (?:should|can) i\b|^\W*(?:please )?(?:suggest|recommend)\b|\bwould it be a good idea\b",
+    re.IGNORECASE,
+)
 # Nothing but keywords and a few words: a search, not a sentence.
 MOST_KEYWORD_WORDS = 8
 _ASKS = re.compile(r"[^\W_]\W*\?")
@@ -73,8 +83,11 @@ def analyse(text: str, now: datetime) -> QueryAnalysis:
 
 
 def style(text: str, words: Sequence[str], keywords: Sequence[str]) -> Style:
-    """A question has a question mark after a word or opens with a question word; a run of at most
+    """A request asks for suggestions, advice or help; a question has a question mark after a word or
+    opens with a question word; a run of at most
     ``MOST_KEYWORD_WORDS`` words none of which is a stop word is keywords; the rest are statements."""
+    if _REQUESTS.search(text):
+        return Style.REQUEST
     if _ASKS.search(text) or (words and words[0] in QUESTION_WORDS):
         return Style.QUESTION
     if words and len(words) <= MOST_KEYWORD_WORDS and all(word not in lucene.STOP_WORDS for word in words):

@@ -81,6 +81,7 @@ from hippograph.graph.recall import (
     MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, TimeMatch, VectorBranch,
 )
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.recall.analysis import Style
 
 
 class ProfileError(ValueError):
@@ -142,6 +143,27 @@ class Weights:
 
 
 @dataclass(frozen=True)
+class Fusion:
+    """How a query of one style weighs what the branches measured: the weights, the time and period
+    boosts, and ``tie`` — the share of one of the strongest matches' weighted sum that the memory
+    right after it in its session takes at least (``NeighbourBranch.preceding_share`` of it for the
+    one right before): a memory tied to a strong match is then a candidate in its own right, ranked
+    right behind it, not only a bonus on its own score."""
+
+    weights: Weights
+    time: TimeMatch = TimeMatch()
+    tie: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.time.time_boost < 0:
+            raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
+        if self.time.period_boost < 0:
+            raise ProfileError(f"period_boost must not be negative, got {self.time.period_boost}")
+        if not 0.0 <= self.tie <= 1.0:
+            raise ProfileError(f"tie must be between 0 and 1, got {self.tie}")
+
+
+@dataclass(frozen=True)
 class Gates:
     """What reaches the caller: the selection rule and its thresholds, the search order, how a
     memory without a summary is shortened, how many ranked rows come back, the re-rank, the budgets."""
@@ -158,6 +180,9 @@ class Gates:
     candidates: int = 50
     # Re-rank with the cross-encoder when one is configured.
     rerank: bool = False
+    # Deliver only what scores at least this share of the first item's score: a query with one clear
+    # match gets that one, a query whose matches are alike gets the budget (0 = fill the budget).
+    relative_to_first: float = 0.0
     budgets: Mapping[Priority, Budget] = field(default_factory=lambda: RECALL_BUDGETS)
 
 
@@ -176,6 +201,8 @@ class RecallProfile:
     recency: Recency = Recency()
     time: TimeMatch = TimeMatch()
     gates: Gates = Gates()
+    # A style of query weighed its own way (``Fusion``); a style not listed is weighed by ``weights`` and ``time``.
+    styles: Mapping[Style, Fusion] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         relation, vector, gates = self.relation, self.vector, self.gates
@@ -184,10 +211,9 @@ class RecallProfile:
             raise ProfileError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {relation.max_hops!r}")
         if self.recency.half_life_days <= 0:
             raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
-        if self.time.time_boost < 0:
-            raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
-        if self.time.period_boost < 0:
-            raise ProfileError(f"period_boost must not be negative, got {self.time.period_boost}")
+        Fusion(self.weights, self.time)
+        if not 0.0 <= gates.relative_to_first <= 1.0:
+            raise ProfileError(f"relative_to_first must be between 0 and 1, got {gates.relative_to_first}")
         if gates.selection is Selection.TIER_TOP_K and vector.tiers is None:
             raise ProfileError(f"profile {self.name!r} selects per-tier top-k but its vector branch searches no tiers")
         if not 0.0 <= relation.mention_share <= 1.0:
@@ -205,9 +231,13 @@ class RecallProfile:
         if not self.sources:
             raise ProfileError(f"profile {self.name!r} has no candidate source")
 
+    def fusion(self, style: Style) -> Fusion:
+        """How a query of ``style`` is weighed."""
+        return self.styles.get(style) or Fusion(self.weights, self.time)
+
     @property
     def uses_embedding(self) -> bool:
-        return Source.VECTOR in self.sources or self.weights.vector > 0
+        return Source.VECTOR in self.sources or any(self.fusion(style).weights.vector > 0 for style in Style)
 
     @property
     def floor(self) -> float:
@@ -251,22 +281,37 @@ HANZO = RecallProfile(
     gates=Gates(selection=Selection.TIER_TOP_K, rerank=True),
 )
 
-# The hybrid weights ship as data: hybrid_fit.json, written by `hippograph bench fit --ship`
-# (hippograph/bench/fit.py) on the LoCoMo development data — all five conversations of
-# locomo-dev.json, 760 questions — with the figures that chose them: a grid over the simplex
-# (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's own candidate
-# rows, in-sample, and leave-one-conversation-out beside it.
+# The hybrid fit ships as data: hybrid_fit.json, with the figures that chose it. Its top-level weights and
+# boosts weigh questions (and any style it does not list); "styles" holds the styles weighed otherwise,
+# each with its weights, boosts and tie.
 HYBRID_FIT = RESOURCES / "hybrid_fit.json"
 
 
-def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
-    return Weights(**json.loads(path.read_text())["weights"])
+@dataclass(frozen=True)
+class Fitted:
+    """What a fit file holds for recall: the default fusion and the styles weighed otherwise."""
+
+    weights: Weights
+    time: TimeMatch
+    styles: Mapping[Style, Fusion]
 
 
-def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
-    fitted = json.loads(path.read_text())
-    return TimeMatch(time_boost=fitted["time_boost"], period_boost=fitted["period_boost"])
+def fitted(path: Path = HYBRID_FIT) -> Fitted:
+    """The fit in ``path``, read once."""
+    data = json.loads(path.read_text())
+    return Fitted(
+        weights=Weights(**data["weights"]),
+        time=TimeMatch(time_boost=data.get("time_boost", 0.0), period_boost=data.get("period_boost", 0.0)),
+        styles=MappingProxyType({
+            Style(name): Fusion(Weights(**style["weights"]),
+                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)),
+                                tie=style.get("tie", 0.0))
+            for name, style in data.get("styles", {}).items()
+        }),
+    )
 
+
+_FIT = fitted()
 
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # preceding: a session memory holds the keywords said right before it (an answer its question's);
@@ -276,13 +321,15 @@ def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
 # matches lend relation to their neighbours. Both were chosen on the same data.
 HYBRID = RecallProfile(
     name="hybrid",
-    weights=fitted_weights(),
+    weights=_FIT.weights,
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
     vector=VectorBranch(unnamed_query=True),
     keyword=KeywordBranch(k=300, preceding=True),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),
     neighbours=NeighbourBranch(seed_k=5),
-    time=fitted_time(),
+    time=_FIT.time,
+    styles=_FIT.styles,
+    gates=Gates(summary_above=0.1),
 )
 
 PROFILES: Mapping[str, RecallProfile] = MappingProxyType({p.name: p for p in (IZANAGI, HANZO, HYBRID)})

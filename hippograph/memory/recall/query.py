@@ -56,7 +56,8 @@ class Mode(str, Enum):
 class Components:
     """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing;
     ``time`` is 1 for a memory that says when, asked when; ``period`` 1 for a memory written in a
-    period (day, month, year) the query names."""
+    period (day, month, year) the query names; ``tie``, when not 0, the sum a memory took from a strong match it
+    is tied to, larger than its own weighted sum: its score is then that, boosted."""
 
     vector: float | None
     keyword: float
@@ -64,6 +65,7 @@ class Components:
     relation: float
     time: float
     period: float
+    tie: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -207,8 +209,13 @@ def build_query(
     tiers: Sequence[Tier],
     sketch: Sequence[float] | None = None,
 ) -> recall_cypher.RecallQuery:
-    """The recall statement for a profile, scope and analysed query: the profile's branch settings as they are."""
-    keywords = analysis.keywords
+    """The recall statement for a profile, scope and analysed query: the profile's branch settings as they
+    are, weighed as the profile weighs the query's style."""
+    fusion = profile.fusion(analysis.style)
+    # A style that weighs keywords or relation at nothing does not search for them: its keyword and
+    # entity searches would cost time and find nothing that counts.
+    keywords = analysis.keywords if fusion.weights.keyword > 0 else ()
+    anchors = analysis.keywords if fusion.weights.relation > 0 else ()
     text_fields = MEMORY_TEXT_FIELDS + ((PRECEDING_TEXT_FIELD,) if profile.keyword.preceding else ())
     return recall_cypher.RecallQuery(
         user_id=scope.user_id,
@@ -218,22 +225,23 @@ def build_query(
         embedding=embedding,
         sketch=sketch,
         memory_text_queries=[lucene.owned_query(scope.user_id, [word], text_fields) for word in keywords],
-        entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
+        entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in anchors],
         query_words=analysis.words,
         says_when=when.SAYS_WHEN if analysis.asks_when else None,
         periods=[(period.start, period.end) for period in analysis.periods],
         now=now,
-        weights=profile.weights.as_params(),
+        weights=fusion.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
         vector=profile.vector,
         keyword=profile.keyword,
         relation=profile.relation,
         neighbours=profile.neighbours,
         recency=profile.recency,
-        time=profile.time,
+        time=fusion.time,
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,
+        tie=fusion.tie,
     )
 
 
@@ -243,12 +251,14 @@ def select(
     """Walk the ranking and keep what the profile shows, never past the budget's items or tokens.
 
     An entry due in full that no longer fits is shown as its summary if that fits;
-    one that fits in neither form is passed over for the next.
+    one that fits in neither form is passed over for the next. With ``relative_to_first``, the walk
+    stops at the first memory scoring under that share of the best score.
     """
     items: list[RecalledItem] = []
     used = 0
+    least = max(c.score for c in ranked) * profile.gates.relative_to_first if ranked else 0.0
     for candidate in ranked:
-        if len(items) >= budget.items:
+        if len(items) >= budget.items or candidate.score < least:
             break
         for mode in _modes(candidate, profile):
             text = candidate.content if mode is Mode.FULL else summary_text(candidate, profile, tokens)
@@ -300,6 +310,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
             relation=float(row["relation"]),
             time=float(row["time"]),
             period=float(row["period"]),
+            tie=float(row["tie"]),
         ),
         content=row["content"] or "",
         summary=row["summary"],

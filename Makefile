@@ -7,6 +7,11 @@ VENV := .venv
 HG := $(VENV)/bin/hippograph
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 PYTEST_ARGS ?=
+# The TypeScript side: the schema's types, the explorer's typed documents and the explorer itself,
+# built with packages from the npm registry (package-lock.json pins each one).
+TS := clients/typescript
+TS_STAMP := $(TS)/node_modules/.installed-$(shell cat $(TS)/package-lock.json | sha256sum | cut -c1-12)
+EXPLORE := hippograph/api/explore_assets
 
 # The test server lives apart from the one `make run` uses, so tests never touch your data.
 TEST_ENV := HIPPOGRAPH_STATE_DIR=$(CURDIR)/.hippograph/test \
@@ -14,16 +19,33 @@ TEST_ENV := HIPPOGRAPH_STATE_DIR=$(CURDIR)/.hippograph/test \
 	NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_PASSWORD=hippograph-test \
 	HIPPOGRAPH_NEO4J_HEAP=1g HIPPOGRAPH_NEO4J_PAGECACHE=1g
 
-.PHONY: setup run test neo4j-start neo4j-stop bench clean
+.PHONY: setup types run test neo4j-start neo4j-stop bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[dev,bench]'
+	$(VENV)/bin/pip install --quiet -e '.[dev,bench,langchain]'
 	rm -f $(VENV)/.installed-*; touch $(STAMP)
 
-setup: $(STAMP)
+$(TS_STAMP): $(TS)/package-lock.json
+	npm ci --prefix $(TS) --no-audit --no-fund --loglevel=error
+	rm -f $(TS)/node_modules/.installed-*; touch $(TS_STAMP)
+
+# tsc type-checks the explorer against the generated types, then writes it; cytoscape.js is copied
+# beside it with its licence (as .js: every Python serves that as JavaScript, not every one .mjs).
+$(EXPLORE)/js/explorer/main.js: $(TS_STAMP) $(TS)/tsconfig.json $(wildcard $(TS)/explorer/*.ts $(TS)/src/*.ts)
+	rm -rf $(EXPLORE)/js
+	npm run --prefix $(TS) --silent build
+	install -D -m 644 $(TS)/node_modules/cytoscape/dist/cytoscape.esm.min.mjs $(EXPLORE)/vendor/cytoscape/cytoscape.esm.min.js
+	install -D -m 644 $(TS)/node_modules/cytoscape/LICENSE $(EXPLORE)/vendor/cytoscape/LICENSE
+	touch $@
+
+setup: $(STAMP) $(EXPLORE)/js/explorer/main.js
 	$(HG) graphiql-assets
+
+# After a change to schema.graphql or to the explorer's queries: the TypeScript types again.
+types: $(TS_STAMP)
+	npm run --prefix $(TS) --silent types
 
 run: setup
 	$(HG) neo4j start
@@ -44,4 +66,4 @@ neo4j-stop: setup
 clean:
 	-$(HG) neo4j stop
 	-env $(TEST_ENV) $(HG) neo4j stop
-	rm -rf $(VENV) .hippograph
+	rm -rf $(VENV) .hippograph $(TS)/node_modules $(EXPLORE)

@@ -1,5 +1,6 @@
-"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, the Neo4j
-Browser guide at /browser/guide, health at /healthz and /readyz, metrics at /metrics."""
+"""The ASGI application: GraphQL at /graphql (GraphiQL's files at /graphiql), MCP at /mcp, the memory
+explorer at /explore, the Neo4j Browser guide at /browser/guide, health at /healthz and /readyz, metrics
+at /metrics."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from hippograph.api import graphiql
+from hippograph.api import explore, graphiql
 from hippograph.api.browser_guide import guide_endpoint, style_endpoint
 from hippograph.api.graphql import GraphQLEndpoint
 from hippograph.api.health import healthz, readyz
@@ -23,9 +24,9 @@ from hippograph.api.middleware import BodyLimit, RequestContext
 from hippograph.api.periodic import consolidate_periodically
 from hippograph.api.sockets import watching
 from hippograph.config import Settings
-from hippograph.schema.events import EventBus
 from hippograph.memory.keys import CallerCache
 from hippograph.memory.services import Services, open_services
+from hippograph.operations.event_bus import EventBus
 
 
 def create_app(settings: Settings, services: Services | None = None) -> Starlette:
@@ -39,14 +40,14 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
         if services is not None:
             app.state.services = services
             app.state.metrics.watch_writes(services.write_counts)
-            app.state.mcp = streamable_http(services)
+            app.state.mcp = streamable_http(services, app.state.events, app.state.metrics)
             async with watching(services) as app.state.sockets, app.state.mcp.running():
                 yield
             return
         with open_services(settings) as opened:
             app.state.services = opened
             app.state.metrics.watch_writes(opened.write_counts)
-            app.state.mcp = streamable_http(opened)
+            app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
             task = None
             if settings.consolidate_every > 0:
                 task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))
@@ -65,6 +66,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             WebSocketRoute("/graphql", graphql),
             Route("/mcp", McpEndpoint(), methods=["GET", "POST", "DELETE"]),
             Mount(graphiql.PREFIX, StaticFiles(directory=graphiql.ASSETS, check_dir=False)),
+            explore.routes,
             Route("/browser/guide", guide_endpoint, methods=["GET", "OPTIONS"]),
             Route("/browser/style.grass", style_endpoint, methods=["GET", "OPTIONS"]),
             Route("/healthz", healthz),

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
-
-from hippograph.memory.keys import Caller, CallerCache, authenticate
-from hippograph.schema.errors import UNAVAILABLE_ERRORS
+from hippograph.memory.keys import Caller, CallerCache
 from hippograph.memory.services import Services
+from hippograph.operations.errors import UNAVAILABLE_ERRORS
+from hippograph.operations.keys import key_owner
 
 
 def key_from_headers(headers: Mapping[str, str]) -> str | None:
@@ -43,9 +42,7 @@ async def identify(
     """(caller, None) for a good key, (None, None) for a missing or bad one, (None, error) when
     the key could not be checked because Neo4j is unavailable. ``cache`` spares a lookup for a
     key checked moments ago (``HIPPOGRAPH_AUTH_CACHE_MS``)."""
-    if not presented:
-        return None, None
     try:
-        return await run_in_threadpool(authenticate, services.driver, services.database, presented, cache), None
+        return await key_owner(services, presented, cache), None
     except UNAVAILABLE_ERRORS as exc:
         return None, exc

@@ -6,11 +6,15 @@ address turned into ``/graphiql/<package>/<file>``, and ``hippograph graphiql-as
 (run by ``make setup``) fetches exactly those packages, at exactly the versions the
 page names, from the npm registry (``npm pack``) into ``ASSETS``, with their licences.
 The page keeps its subresource-integrity hashes, so the browser itself checks that
-each file is the one the page was written for.
+each file is the one the page was written for. It opens on this service's own example
+operations (``graphiql_examples.graphql``: remember, recall with its components, record an
+error, chains) instead of the library's welcome comment, and its Headers tab says where the
+API key goes.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -25,6 +29,11 @@ PREFIX = "/graphiql"
 # A CDN address in the page: package (scoped or not), version, file inside the package.
 _CDN = re.compile(r"https://unpkg\.com/((?:@[\w.-]+/)?[\w.-]+)@([\w.-]+)/([\w./-]+)")
 _LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE")
+EXAMPLES = Path(__file__).resolve().parent / "graphiql_examples.graphql"
+# The Headers tab holds JSON only: the note is the value it asks to replace.
+HEADERS = {"Authorization": "Bearer <your key: hippograph keys create --user you>"}
+_WELCOME = re.compile(r"const EXAMPLE_QUERY = `.*?`;", re.S)
+_HEADERS = "React.useState(parameters.headers)"
 
 
 class AssetsMissing(RuntimeError):
@@ -45,8 +54,14 @@ def missing() -> list[str]:
 
 
 def page() -> str:
-    """The GraphiQL page, loading everything from this server."""
-    return _CDN.sub(lambda m: f"{PREFIX}/{m.group(1)}/{m.group(3)}", _template())
+    """The GraphiQL page, loading everything from this server, opening on this service's examples."""
+    html = _CDN.sub(lambda m: f"{PREFIX}/{m.group(1)}/{m.group(3)}", _template())
+    if not _WELCOME.search(html) or _HEADERS not in html:
+        raise RuntimeError("strawberry's GraphiQL page changed: hippograph/api/graphiql.py no longer finds where "
+                           "its examples and the Headers note go")
+    examples = json.dumps(EXAMPLES.read_text(encoding="utf-8"))
+    html = _WELCOME.sub(lambda _: f"const EXAMPLE_QUERY = {examples};", html, count=1)
+    return html.replace(_HEADERS, f"React.useState(parameters.headers || {json.dumps(json.dumps(HEADERS, indent=2))})")
 
 
 def fetch(npm: str = "npm") -> list[str]:

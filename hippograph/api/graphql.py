@@ -10,8 +10,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket
-from strawberry.asgi import GraphQL
+from starlette.websockets import WebSocket, WebSocketState
+from strawberry.asgi import ASGIWebSocketAdapter, GraphQL
 from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLRequestData
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
@@ -26,12 +26,25 @@ from hippograph.schema.limits import MAX_SUBSCRIPTIONS_PER_CONNECTION
 
 # Seconds a client should wait before retrying while Neo4j is unavailable.
 RETRY_AFTER = 5
+# How a WebSocket that presented no key at all is closed (the convention for "no credentials"); one whose
+# key is refused, or revoked later (``hippograph.api.sockets``), closes with graphql-transport-ws' 4403.
+NO_KEY_CLOSE_CODE = 4401
+
+
+class _Socket(ASGIWebSocketAdapter):
+    async def close(self, code: int, reason: str) -> None:
+        # A socket ``on_ws_connect`` already closed (4401, no key) keeps that code: strawberry's own 4403
+        # after a rejected connection_init finds it closed.
+        if self.ws.application_state is not WebSocketState.DISCONNECTED:
+            await super().close(code, reason)
 
 
 class GraphQLEndpoint(GraphQL[Context, None]):
     """Builds each request's ``Context`` — caller, fresh DataLoaders — from ``app.state``; reads bodies
     strictly (``request_body``); answers each HTTP request within ``timeout`` seconds, with the status
     its errors call for."""
+
+    websocket_adapter_class = _Socket
 
     def __init__(self, timeout: float) -> None:
         super().__init__(
@@ -123,6 +136,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         presented = key_from_params(context.connection_params)
         if presented is None and context.request is not None:
             presented = key_from_headers(context.request.headers)
+        if not presented:
+            await context.request.close(code=NO_KEY_CLOSE_CODE, reason="an API key is required")
+            raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
         context.caller, context.auth_failure = await identify(context.services, presented)
         if context.auth_failure is not None:
             raise ConnectionRejectionError({"code": "UNAVAILABLE"})

@@ -16,15 +16,20 @@ from hippograph.api.graphql import RETRY_AFTER, coded_error
 from hippograph.mcp.server import StreamableHttp
 from hippograph.memory.keys import Caller
 from hippograph.memory.services import Services
-from hippograph.schema.errors import ErrorCode
+from hippograph.operations.errors import ErrorCode
+from hippograph.operations.event_bus import EventBus
+from hippograph.operations.metrics import MetricsSink
 
 
-def streamable_http(services: Services) -> StreamableHttp:
+def streamable_http(services: Services, events: EventBus, metrics: MetricsSink) -> StreamableHttp:
+    """The MCP server of ``/mcp``, publishing to the app's event bus (a GraphQL subscriber sees an MCP
+    write) and measuring into the app's metrics."""
+
     async def caller_of(request: Request | None) -> Caller | None:
         # The endpoint checked the key on the way in and left its owner with the request.
         return getattr(request.state, "caller", None) if request is not None else None
 
-    return StreamableHttp(services, caller_of)
+    return StreamableHttp(services, caller_of, events, metrics)
 
 
 class McpEndpoint:

@@ -22,7 +22,7 @@ FILL_BUCKETS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 class Metrics:
-    """What the service measures; implements the schema's ``MetricsSink``."""
+    """What the service measures; implements the operations' ``MetricsSink``."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)

@@ -22,8 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hippograph.memory import keys
 from hippograph.schema.context import Context
-from hippograph.schema.errors import UNAVAILABLE_ERRORS
 from hippograph.memory.services import Services
+from hippograph.operations.errors import UNAVAILABLE_ERRORS
 
 log = logging.getLogger(__name__)
 

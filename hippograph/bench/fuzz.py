@@ -73,7 +73,8 @@ from hippograph.graph import inspection
 from hippograph.memory import keys
 from hippograph.memory.writing.forget import forget_user
 from hippograph.schema import schema as hippograph_schema
-from hippograph.schema.limits import MAX_ALIASES, MAX_BODY_BYTES, MAX_DEPTH, MAX_LIST, MAX_TOKENS
+from hippograph.operations.limits import MAX_LIST
+from hippograph.schema.limits import MAX_ALIASES, MAX_BODY_BYTES, MAX_DEPTH, MAX_TOKENS
 from hippograph.memory.services import Services
 
 # What a caller without a key may ask (README, "Keys and tenants"); every other root field needs one.

@@ -48,7 +48,7 @@ bounded by the setting, and each bound gets its own cached plan.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -215,20 +215,18 @@ CALL (vectorHits, keywordHits, topBm25) {
       WITH m ORDER BY m.userId DESC, m.sessionId DESC, m.createdAt DESC LIMIT 1
       RETURN m, $precedingShare AS share
   }
-  WITH m, max(strength * share) AS strength, collect({seed: seed, share: share}) AS ties WHERE __IN_SCOPE__
-  RETURN collect({m: m, neighbour: strength, ties: ties, source: 'neighbour'}) AS neighbourHits,
-         max(strength) AS topNeighbour
+  WITH m, max(strength * share) AS strength WHERE __IN_SCOPE__
+  RETURN collect({m: m, neighbour: strength, source: 'neighbour'}) AS neighbourHits, max(strength) AS topNeighbour
 }
 """
 
-# 5. the union, per memory: components, the weighted score, the ties, the floor and the ranking.
+# 5. the union, per memory: components, the weighted score, the floor and the ranking.
 SCORING = """
 UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
 WITH hit.m AS m, max(hit.cosine) AS cosine, max(hit.bm25) AS bm25, min(hit.hops) AS hops,
-     max(hit.neighbour) AS neighbour, head(collect(hit.ties)) AS ties, collect(hit.source) AS sources,
-     topBm25, topNeighbour
+     max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, topBm25, topNeighbour
 WHERE any(source IN sources WHERE source IN $sources)
-WITH m, sources, ties,
+WITH m, sources,
      CASE WHEN cosine IS NOT NULL THEN cosine
           WHEN $embedding IS NULL THEN null
           ELSE vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 END AS cosine,
@@ -241,50 +239,68 @@ WITH m, sources, ties,
           ELSE $mentionShare * (1.0 - (hops - 1) / toFloat($maxHops)) END AS entityRelation,
      CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
      duration.inSeconds(m.createdAt, $now).seconds / 86400.0 AS ageDays
-WITH m, sources, ties, cosine, keyword, entityRelation, neighbour,
+WITH m, sources, cosine, keyword, entityRelation, neighbour,
      // With neighbours on, relation is the mean of its two parts (a hub entity must not drown the timeline).
      CASE WHEN $seedK > 0 THEN (entityRelation + neighbour) / 2.0 ELSE entityRelation END AS relation,
      CASE WHEN cosine IS NULL THEN null WHEN cosine < 0 THEN 0.0 ELSE cosine END AS vector,
      CASE WHEN ageDays IS NULL THEN 0.0 WHEN ageDays <= 0 THEN 1.0 ELSE 0.5 ^ (ageDays / $halfLifeDays) END AS recency
-WITH m, sources, ties, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
        + $weights.recency * recency + $weights.relation * relation AS weighted
-WITH collect({m: m, sources: sources, ties: ties, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
-              relation: relation, entityRelation: entityRelation, neighbour: neighbour, weighted: weighted}) AS sums
-// A memory tied to one of the strongest matches (right after it in its session, or right before at
-// precedingShare) sums at least $tie times that match's sum: a candidate in its own right.
-WITH [row IN sums | row {.*, tie: CASE WHEN $tie > 0 AND row.ties IS NOT NULL THEN $tie * reduce(best = 0.0, t IN row.ties |
-        CASE WHEN t.share * coalesce(head([other IN sums WHERE other.m = t.seed | other.weighted]), 0.0) > best
-             THEN t.share * coalesce(head([other IN sums WHERE other.m = t.seed | other.weighted]), 0.0)
-             ELSE best END) ELSE 0.0 END}] AS sums
-// Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its sum; one written in a
-// period the query names ($periods), (1 + periodBoost) times. Both are read only where that can change what
-// comes back: a memory whose sum, boosted all it can be ($mostBoost), is under the floor or under the
-// limit-th best sum (which the result's last score is at least) is left out.
-WITH [row IN sums WHERE row.weighted * $mostBoost > $floor OR row.tie * $mostBoost > $floor |
-      row {.*, sum: CASE WHEN row.tie > row.weighted THEN row.tie ELSE row.weighted END,
-           tie: CASE WHEN row.tie > row.weighted THEN row.tie ELSE 0.0 END}] AS rows
+// Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum; one
+// written in a period the query names ($periods), (1 + periodBoost) times. Both are read only where that
+// can change what comes back: a memory whose sum, boosted all it can be ($mostBoost), is under the floor
+// or under the limit-th best sum (which the result's last score is at least) is left out.
+WHERE weighted * $mostBoost > $floor
+WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
+              relation: relation, entityRelation: entityRelation, neighbour: neighbour, weighted: weighted}) AS rows
 CALL (rows) {
   UNWIND rows AS row
-  WITH row.sum AS sum ORDER BY sum DESC LIMIT $limit
+  WITH row.weighted AS weighted ORDER BY weighted DESC LIMIT $limit
   // With tiers first the result is not the best sums: every memory may come back.
-  RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(sum) END AS cut
+  RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(weighted) END AS cut
 }
 UNWIND rows AS row
-WITH row, cut WHERE cut IS NULL OR row.sum * $mostBoost >= cut
+WITH row, cut WHERE cut IS NULL OR row.weighted * $mostBoost >= cut
 WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
      row.recency AS recency, row.relation AS relation, row.entityRelation AS entityRelation,
-     row.neighbour AS neighbour, row.tie AS tie, row.sum AS sum,
+     row.neighbour AS neighbour, row.weighted AS weighted,
      CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
      CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, tie, time, period,
-     sum * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS score
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period,
+     weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, vector, keyword, recency, relation, entityRelation, neighbour, tie, time, period, score, sources
+       cosine, entityRelation, neighbour, score, sources, __COMPONENTS__
 """
+
+
+@dataclass(frozen=True)
+class Components:
+    """The score's parts as ``SCORING`` returns them, each in [0, 1] — declared once, here: the statement
+    returns a column for each field, in this order, and recall's items, the GraphQL ``ScoreComponents``
+    and the MCP answer are made from these fields (a description is what GraphQL shows for the field)."""
+
+    vector: float | None
+    keyword: float
+    recency: float
+    relation: float
+    time: float = field(metadata={"description": (
+        "1 when the query asks when and the memory says when (a time expression): the weighted sum is then "
+        "multiplied by 1 + the profile's time boost; else 0.")})
+    period: float = field(metadata={"description": (
+        "1 when the memory was written in a day, month or year the query names (\"in December 2023\", "
+        "\"on October 13, 2023\"): the weighted sum is then multiplied by 1 + the profile's period boost; else 0.")})
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Components:
+        """The components of one row of the statement."""
+        return cls(**{part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)})
+
+
+COMPONENTS = tuple(part.name for part in fields(Components))
 
 # Before the query is embedded: which of its phrases (runs of one to three of its words) name someone
 # who speaks in the caller's memories. One memory_speaker index entry settles each phrase.
@@ -437,8 +453,6 @@ class RecallQuery:
     floor: float
     tier_first: bool
     limit: int
-    # The share of a strong match's weighted sum that the memory right after it in its session takes at least.
-    tie: float = 0.0
     sketch: Sequence[float] | None = None
     query_words: Sequence[str] = ()
     # The pattern (Cypher's =~) of a memory that says when, for a query that asks when; else None.
@@ -465,7 +479,7 @@ class RecallQuery:
             "queryWords": list(self.query_words), "saysWhen": self.says_when,
             "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
             "now": self.now, "weights": dict(self.weights),
-            "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first, "tie": float(self.tie),
+            "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
             "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
             **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),
             **self.neighbours.parameters(), **self.recency.parameters(), **self.time.parameters(),
@@ -504,6 +518,7 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         .replace("__IN_SCOPE__", IN_SCOPE.strip())
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
+        .replace("__COMPONENTS__", ", ".join(COMPONENTS))
     )
 
 

@@ -1,68 +1,111 @@
-"""The MCP tools: what an agent does with its memory, each resolved by the rules of ``hippograph.memory``.
+"""The MCP tools: what an agent does with its memory, each one call of an operation (``hippograph.operations``).
 
-Every tool takes the caller from the key its transport presented (never from an
-argument), checks its input with the GraphQL API's limits (``hippograph.schema.limits``),
-runs the rule in a worker thread (the event loop never waits on Neo4j or the
-model) and answers JSON. A refusal is a tool error whose ``code`` is the GraphQL
-API's (``BAD_USER_INPUT``, ``NOT_FOUND``, ``LIMIT_EXCEEDED``, ``UNAUTHENTICATED``,
-``UNAVAILABLE``) with a message that says what to change; nothing is half-done.
+Every tool takes the caller from the key its transport presented (never from an argument),
+translates its arguments for the operation the GraphQL field of the same name calls — which checks
+them against the same limits, publishes the same event and records the same metrics — and answers
+JSON. A refusal is a tool error whose structured content is ``{"code", "message"}`` with the
+operation's code (``BAD_USER_INPUT``, ``NOT_FOUND``, ``LIMIT_EXCEEDED``, ``UNAUTHENTICATED``,
+``UNAVAILABLE``, ``INTERNAL_SERVER_ERROR``), and ``field`` when one argument is at fault; nothing is
+half-done. Enumerations are spelled as GraphQL spells them: each member by its name.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+import re
 import time
-from enum import Enum
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any, Literal
+from dataclasses import asdict
+from enum import Enum
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from neo4j.exceptions import Neo4jError
 from pydantic import Field
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from hippograph.graph.recall import COMPONENTS
 from hippograph.graph.vocabulary import EdgeType, Tier
-from hippograph.memory.browse import MAX_TRACE_DEPTH, chains as read_chains, trace as read_trace
+from hippograph.memory.browse import MAX_TRACE_DEPTH
 from hippograph.memory.keys import Caller
-from hippograph.memory.lifecycle.context_window import assemble_context
-from hippograph.memory.lifecycle.sessions import end_session as end_session_rule, start_session as start_session_rule
-from hippograph.memory.lifecycle.transcript import append_turn as append_turn_rule
-from hippograph.memory.lifecycle.window_budget import MAX_WINDOW, MIN_WINDOW
-from hippograph.memory.recall.profiles import PROFILES, RECALL_BUDGETS, Priority
-from hippograph.memory.recall.query import recall as recall_rule
+from hippograph.memory.lifecycle.window_budget import MIN_WINDOW
+from hippograph.memory.recall.profiles import RECALL_BUDGETS, Priority
+from hippograph.memory.recall.query import RecalledItem
 from hippograph.memory.services import Services
-from hippograph.memory.tiers import Scope
-from hippograph.memory.writing import forget as forget_rules, knowledge
-from hippograph.memory.writing.store import KIND_LABELS, MAX_CONTENT_CHARS, MemoryInput, remember as remember_rule
-from hippograph.schema.errors import BadInput, ErrorCode, LimitExceeded, Unauthenticated, code_of
-from hippograph.schema.limits import (
-    MAX_CHAINS, MAX_QUERY, MAX_SHORT_TEXT, MAX_TEXT, MAX_TRACE_PATHS, caller_scope, entity_name, ident, optional_ident,
-    optional_text, text,
+from hippograph.memory.writing.knowledge import Recorded
+from hippograph.operations import browse, forget as forgetting, knowledge, lifecycle, memories, recall as recalling, sessions
+from hippograph.operations.call import Call
+from hippograph.operations.errors import (
+    UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, Unauthenticated, code_of,
 )
+from hippograph.operations.event_bus import EventBus
+from hippograph.operations.limits import MAX_CHAINS
+from hippograph.operations.metrics import MetricsSink
+from hippograph.operations.vocabulary import Direction, MemoryKind, ProfileName
 
 log = logging.getLogger("hippograph.mcp")
 
 # Who is calling, given the transport's HTTP request (None over stdio): the caller, or None for no good key.
 CallerOf = Callable[[Request | None], Awaitable[Caller | None]]
 
-# The kinds and recipes the rules know, as the GraphQL enums take them (``schema/types/common.py``).
-MemoryKind = Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}, type=str)
-ProfileName = Enum("ProfileName", {name.upper(): name for name in PROFILES}, type=str)
+E = TypeVar("E", bound=Enum)
+
+
+def by_name(enum: type[E]) -> type[Enum]:
+    """``enum`` as a tool takes it: each member by its name, as GraphQL spells it (``CRITICAL``, not ``critical``)."""
+    return Enum(enum.__name__, {member.name: member.name for member in enum}, type=str)  # type: ignore[return-value]
+
+
+def member(enum: type[E], named: Enum) -> E:
+    """The member of ``enum`` a by-name argument names."""
+    return enum[named.value]
+
+
+TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
+    by_name(Tier), by_name(Priority), by_name(MemoryKind), by_name(ProfileName), by_name(EdgeType), by_name(Direction),
+)
+
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
 
 PRIORITY_HELP = "How much memory the answer may hold: " + ", ".join(
-    f"{p.value} at most {b.items} item{'' if b.items == 1 else 's'} / {b.tokens} tokens" for p, b in RECALL_BUDGETS.items()) + "."
+    f"{p.name} at most {b.items} item{'' if b.items == 1 else 's'} / {b.tokens} tokens"
+    for p, b in RECALL_BUDGETS.items()) + "."
 
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 ERASES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False, open_world_hint=False)
 
 
-def _name(value: str, field: str) -> str:
-    return entity_name(text(value, field, MAX_SHORT_TEXT), field)
+def refusal(code: ErrorCode, message: str, field: str | None = None) -> CallToolResult:
+    """A tool error as every refusal is answered: the code and the message, as text and as structured content."""
+    content: dict[str, Any] = {"code": code.value, "message": message}
+    if field is not None:
+        content["field"] = field
+    return CallToolResult(content=[TextContent(type="text", text=f"{code.value}: {message}")],
+                          structured_content=content, is_error=True)
+
+
+def argument_name(field: str, renamed: Mapping[str, str] | None = None) -> str:
+    """The tool's name for a field an operation named (``conflictsWith`` → ``conflicts_with``)."""
+    return (renamed or {}).get(field) or re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", field).lower()
+
+
+def refused(exc: BaseException, renamed: Mapping[str, str] | None = None) -> CallToolResult | None:
+    """The refusal for an exception the caller caused or the store's absence, naming the argument as
+    the tool spells it; None for an unexpected one."""
+    code = code_of(exc)
+    if code is None:
+        return None
+    if code is ErrorCode.UNAVAILABLE:
+        return refusal(code, UNAVAILABLE_MESSAGE)
+    message, field = str(exc), getattr(exc, "field", None)
+    if field is not None:
+        argument = argument_name(field, renamed)
+        message, field = (argument + message[len(field):] if message.startswith(field) else message), argument
+    return refusal(code, message, field)
 
 
 def _plain(value: Any) -> Any:
@@ -78,7 +121,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _recorded(recorded: knowledge.Recorded) -> dict[str, Any]:
+def recalled(item: RecalledItem) -> dict[str, Any]:
+    """One recalled memory as the ``recall`` tool answers it, its score's parts by their declared names."""
+    return {"id": item.id, "content": item.content, "tier": item.tier.value, "mode": item.mode.value,
+            "score": item.score, "tokens": item.tokens, "components": asdict(item.components)}
+
+
+def _recorded(recorded: Recorded) -> dict[str, Any]:
     stored = recorded.memory
     return {"memoryId": stored.id, "entityId": recorded.entity_id, "created": stored.created,
             "duplicateOf": stored.duplicate_of, "redacted": stored.redacted, "closed": recorded.closed,
@@ -86,11 +135,14 @@ def _recorded(recorded: knowledge.Recorded) -> dict[str, Any]:
 
 
 class MemoryTools:
-    """The tools, bound to the services opened once and to how a caller is found."""
+    """The tools, bound to the services opened once, to how a caller is found, and to the event bus
+    and metrics the operations report to (the app's, over HTTP)."""
 
-    def __init__(self, services: Services, caller_of: CallerOf) -> None:
+    def __init__(self, services: Services, caller_of: CallerOf, events: EventBus, metrics: MetricsSink) -> None:
         self._services = services
         self._caller_of = caller_of
+        self._events = events
+        self._metrics = metrics
 
     def register(self, add: Callable[..., Any]) -> None:
         """Register every tool with ``add`` (``MCPServer.add_tool``)."""
@@ -102,27 +154,28 @@ class MemoryTools:
         ):
             add(tool, name=tool.__name__, description=inspect.getdoc(tool), annotations=hints, structured_output=True)
 
-    async def _run(self, ctx: Context, tool: str, work: Callable[[str], Any]) -> Any:
-        """``work(user_id)`` in a worker thread for the key's owner; every call logged, every refusal coded."""
+    async def _run(
+        self, ctx: Context, tool: str, work: Callable[[Call], Awaitable[Any]], renamed: Mapping[str, str] | None = None,
+    ) -> Any:
+        """``work`` as the key's owner; every call logged, every refusal coded (``renamed``: the tool's
+        own names for fields the operation names otherwise, such as ``id``)."""
         started = time.perf_counter()
         caller: Caller | None = None
         try:
             caller = await self._caller_of(ctx.request_context.request)
             if caller is None:
                 raise Unauthenticated("this tool needs a valid API key (HIPPOGRAPH_API_KEY, or Authorization: Bearer)")
-            result = await run_in_threadpool(work, caller.user_id)
+            result = await work(Call(self._services, caller, self._events, self._metrics))
         except Exception as exc:
-            code = code_of(exc)
-            message = str(exc) if code is not None else "the tool failed on the server; it was logged"
-            if code is None:
+            if isinstance(exc, (Neo4jError, *UNAVAILABLE_ERRORS)):
+                self._metrics.neo4j_error(type(exc).__name__)
+            answer = refused(exc, renamed)
+            if answer is None:
                 log.exception("mcp tool %s failed", tool)
+                answer = refusal(ErrorCode.INTERNAL_SERVER_ERROR, "the tool failed on the server; it was logged")
             log.info("mcp tool=%s user=%s outcome=%s ms=%.1f", tool, caller.user_id if caller else None,
-                     (code or ErrorCode.INTERNAL_SERVER_ERROR).value, (time.perf_counter() - started) * 1000)
-            code = code or ErrorCode.INTERNAL_SERVER_ERROR
-            return CallToolResult(
-                content=[TextContent(type="text", text=f"{code.value}: {message}")],
-                structured_content={"code": code.value, "message": message}, is_error=True,
-            )
+                     answer.structured_content["code"], (time.perf_counter() - started) * 1000)
+            return answer
         log.info("mcp tool=%s user=%s outcome=ok ms=%.1f", tool, caller.user_id, (time.perf_counter() - started) * 1000)
         return result
 
@@ -131,22 +184,21 @@ class MemoryTools:
     async def remember(
         self, ctx: Context,
         content: Annotated[str, Field(description="The memory, as a self-contained statement (not a raw chat turn).")],
-        tier: Annotated[Tier, Field(description=(
+        tier: Annotated[TierName, Field(description=(  # type: ignore[valid-type]
             "SESSION: this session's working context (needs session). PROJECT: the project's knowledge "
-            "(needs project). LONG_TERM: what holds for the user everywhere."))] = Tier.PROJECT,
+            "(needs project). LONG_TERM: what holds for the user everywhere."))] = TierName.PROJECT,  # type: ignore[attr-defined]
         project: ProjectId = None,
         session: SessionId = None,
-        kind: Annotated[MemoryKind, Field(
-            description="What the memory is; a decision, error or pattern also becomes an entity.")] = MemoryKind.NOTE,
+        kind: Annotated[KindName, Field(  # type: ignore[valid-type]
+            description="What the memory is; a decision, error or pattern also becomes an entity.")] = KindName.NOTE,  # type: ignore[attr-defined]
         summary: Annotated[str | None, Field(description="A shorter form, shown when the budget is tight.")] = None,
     ) -> dict[str, Any]:
         """Store a memory. Secrets in it are redacted before it is stored; storing the same text again
         returns the memory already there (duplicateOf). Answers the memory id, whether it was created,
         what was redacted, and what compression removed to make room."""
-        def work(user_id: str) -> dict[str, Any]:
-            item = MemoryInput(content=text(content, "content", MAX_CONTENT_CHARS), tier=tier, kind=kind.value,
-                               summary=optional_text(summary, "summary", MAX_CONTENT_CHARS))
-            stored = remember_rule(self._services, caller_scope(user_id, project, session), item)
+        async def work(call: Call) -> dict[str, Any]:
+            stored = await memories.remember(call, content, member(Tier, tier), kind=member(MemoryKind, kind).value,
+                                             project=project, session=session, summary=summary)
             plan = stored.compression
             return {"memoryId": stored.id, "tier": stored.tier.value, "tokens": stored.tokens, "created": stored.created,
                     "duplicateOf": stored.duplicate_of, "redacted": stored.redacted,
@@ -159,18 +211,17 @@ class MemoryTools:
         decision: Annotated[str, Field(description="The decision, short: 'Use PostgreSQL 16 for billing'.")],
         reason: Annotated[str | None, Field(description="Why it was taken.")] = None,
         conflicts_with: Annotated[list[str] | None, Field(
-            description="Entity ids of earlier decisions this one replaces; they are closed.", max_length=50)] = None,
+            description="Entity ids of earlier decisions this one replaces; they are closed.")] = None,
         project: ProjectId = None,
         session: SessionId = None,
-        tier: Annotated[Tier, Field(description="Where it is kept (PROJECT by default).")] = Tier.PROJECT,
+        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
     ) -> dict[str, Any]:
         """Record a decision as a memory and a Decision entity; a decision with the same name closes the
         previous one. Answers the memory and entity ids and the decisions closed."""
-        def work(user_id: str) -> dict[str, Any]:
-            return _recorded(knowledge.record_decision(
-                self._services, caller_scope(user_id, project, session), _name(decision, "decision"),
-                reason=optional_text(reason, "reason", MAX_SHORT_TEXT),
-                conflicts_with=[ident(i, "conflicts_with") for i in conflicts_with or []], tier=tier))
+        async def work(call: Call) -> dict[str, Any]:
+            return _recorded(await knowledge.record_decision(
+                call, decision, reason=reason, conflicts_with=conflicts_with, tier=member(Tier, tier), project=project,
+                session=session))
         return await self._run(ctx, "record_decision", work)
 
     async def record_error(
@@ -180,41 +231,37 @@ class MemoryTools:
         caused_by: Annotated[str | None, Field(description="Entity id of the decision that caused it.")] = None,
         project: ProjectId = None,
         session: SessionId = None,
-        tier: Annotated[Tier, Field(description="Where it is kept (PROJECT by default).")] = Tier.PROJECT,
+        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
     ) -> dict[str, Any]:
         """Record an error, with its fix and the decision that caused it, building the decision → error → fix
         chain that chains and trace read back."""
-        def work(user_id: str) -> dict[str, Any]:
-            return _recorded(knowledge.record_error(
-                self._services, caller_scope(user_id, project, session), _name(error, "error"),
-                fix=_name(fix, "fix") if fix is not None else None,
-                caused_by=optional_ident(caused_by, "caused_by"), tier=tier))
+        async def work(call: Call) -> dict[str, Any]:
+            return _recorded(await knowledge.record_error(
+                call, error, fix=fix, caused_by=caused_by, tier=member(Tier, tier), project=project, session=session))
         return await self._run(ctx, "record_error", work)
 
     async def record_pattern(
         self, ctx: Context,
         pattern: Annotated[str, Field(description="A recurring way of working: 'Feature flags for risky changes'.")],
-        count: Annotated[int, Field(description="How many more times it was seen.", ge=1, le=1_000_000)] = 1,
+        count: Annotated[int, Field(description="How many more times it was seen (at least 1).")] = 1,
         project: ProjectId = None,
-        tier: Annotated[Tier, Field(description="Where it is kept (LONG_TERM by default).")] = Tier.LONG_TERM,
+        tier: Annotated[TierName, Field(description="Where it is kept (LONG_TERM by default).")] = TierName.LONG_TERM,  # type: ignore[valid-type, attr-defined]
     ) -> dict[str, Any]:
         """Record a pattern, or count one more sighting of it; rarely seen patterns are archived first when
         long-term memory is full."""
-        def work(user_id: str) -> dict[str, Any]:
-            return _recorded(knowledge.record_pattern(
-                self._services, caller_scope(user_id, project, None), _name(pattern, "pattern"), count=count, tier=tier))
+        async def work(call: Call) -> dict[str, Any]:
+            return _recorded(await knowledge.record_pattern(call, pattern, count=count, tier=member(Tier, tier),
+                                                            project=project))
         return await self._run(ctx, "record_pattern", work)
 
     async def set_preference(
         self, ctx: Context,
-        key: Annotated[str, Field(description="What the preference is about: 'editor', 'answer_style'.", max_length=64)],
+        key: Annotated[str, Field(description="What the preference is about, 1-64 characters: 'editor', 'answer_style'.")],
         value: Annotated[str, Field(description="The preference: 'vim', 'concise'.")],
     ) -> dict[str, Any]:
         """Set one of the user's long-term preferences; a new value for the same key closes the old one."""
-        def work(user_id: str) -> dict[str, Any]:
-            checked_key, checked_value = text(key, "key", 64), text(value, "value", MAX_SHORT_TEXT)
-            _name(f"{checked_key}: {checked_value}", "value")
-            return _recorded(knowledge.set_preference(self._services, Scope(user_id), checked_key, checked_value))
+        async def work(call: Call) -> dict[str, Any]:
+            return _recorded(await knowledge.set_preference(call, key, value))
         return await self._run(ctx, "set_preference", work)
 
     async def forget(
@@ -229,78 +276,77 @@ class MemoryTools:
         given = {k: v for k, v in (("memory", memory), ("entity", entity), ("session", session), ("project", project))
                  if v is not None}
 
-        def work(user_id: str) -> dict[str, Any]:
+        async def work(call: Call) -> dict[str, Any]:
             if len(given) != 1:
                 raise BadInput("give exactly one of memory, entity, session or project", field="input")
-            (what, value), = given.items()
-            target = ident(value, what)
-            services = self._services
+            (what, target), = given.items()
             if what in ("memory", "entity"):
-                erase_one = forget_rules.forget_memory if what == "memory" else forget_rules.forget_entity
-                gone = erase_one(services, user_id, target)  # NotFound unless it is the caller's
+                gone = await memories.forget(call, **{what: target})
                 return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities)}
-            erase = forget_rules.forget_session if what == "session" else forget_rules.forget_project
-            scoped = erase(services, user_id, target, by="mcp")
+            erase = forgetting.forget_session if what == "session" else forgetting.forget_project
+            scoped = await erase(call, target)
             return {"forgotten": what, "id": target, "memories": scoped.memories, "entities": scoped.entities,
                     "turns": scoped.turns, "sessions": scoped.sessions}
-        return await self._run(ctx, "forget", work)
+        return await self._run(ctx, "forget", work, renamed={"id": next(iter(given), "id")})
 
     # ------------------------------------------------------------------ reading
 
     async def recall(
         self, ctx: Context,
         query: Annotated[str, Field(description="What you need to know, in words: 'which database does billing use?'.")],
-        priority: Annotated[Priority, Field(description=PRIORITY_HELP)] = Priority.MEDIUM,
+        priority: Annotated[PriorityName, Field(description=PRIORITY_HELP)] = PriorityName.MEDIUM,  # type: ignore[valid-type, attr-defined]
         project: ProjectId = None,
         session: SessionId = None,
-        tiers: Annotated[list[Tier] | None, Field(description="Only these tiers (default all).", max_length=3)] = None,
-        profile: Annotated[ProfileName, Field(
-            description="Ranking recipe; hybrid (vector, keyword, relation) unless you know better.")] = ProfileName.HYBRID,
+        tiers: Annotated[list[TierName] | None, Field(description="Only these tiers (default all).")] = None,  # type: ignore[valid-type]
+        profile: Annotated[ProfileChoice, Field(  # type: ignore[valid-type]
+            description="Ranking recipe; HYBRID (vector, keyword, relation) unless you know better.")] = ProfileChoice.HYBRID,  # type: ignore[attr-defined]
     ) -> dict[str, Any]:
-        """Recall the memories that best answer a query, ranked and within the priority's budget. Each
-        item has its score and the score's parts (vector, keyword, recency, relation, time, period), its tier, and
-        whether its full text or its summary is shown."""
-        def work(user_id: str) -> dict[str, Any]:
-            result = recall_rule(self._services, text(query, "query", MAX_QUERY), caller_scope(user_id, project, session),
-                                 priority, profile.value, tiers)
+        async def work(call: Call) -> dict[str, Any]:
+            result = await recalling.recall(
+                call, query, priority=member(Priority, priority), profile=member(ProfileName, profile).value,
+                tiers=[member(Tier, t) for t in tiers] if tiers is not None else None, project=project, session=session,
+            )
             return {
-                "items": [{"id": i.id, "content": i.content, "tier": i.tier.value, "mode": i.mode.value,
-                           "score": i.score, "tokens": i.tokens,
-                           "components": {"vector": i.components.vector, "keyword": i.components.keyword,
-                                          "recency": i.components.recency, "relation": i.components.relation,
-                                          "time": i.components.time, "period": i.components.period}}
-                          for i in result.items],
+                "items": [recalled(i) for i in result.items],
                 "totals": {"items": result.totals.items, "tokens": result.totals.tokens,
                            "budgetItems": result.totals.budget.items, "budgetTokens": result.totals.budget.tokens},
                 "profile": result.profile,
             }
         return await self._run(ctx, "recall", work)
 
+    recall.__doc__ = (
+        "Recall the memories that best answer a query, ranked and within the priority's budget. Each item has its "
+        f"score and the score's parts ({', '.join(COMPONENTS)}), its tier, and whether its full text or its "
+        "summary is shown."
+    )
+
     async def trace(
         self, ctx: Context,
         entity: Annotated[str, Field(description="The entity id to start from (record_* answers entityId).")],
-        direction: Annotated[Literal["OUT", "IN", "BOTH"], Field(
-            description="OUT follows edges forward (decision → error → fix), IN backward.")] = "OUT",
-        edge_types: Annotated[list[EdgeType] | None, Field(
-            description="Only these edges (default all six).", max_length=6)] = None,
-        max_depth: Annotated[int, Field(description="Hops at most.", ge=1, le=MAX_TRACE_DEPTH)] = 3,
+        direction: Annotated[DirectionName, Field(  # type: ignore[valid-type]
+            description="OUT follows edges forward (decision → error → fix), IN backward.")] = DirectionName.OUT,  # type: ignore[attr-defined]
+        edge_types: Annotated[list[EdgeName] | None, Field(description="Only these edges (default all six).")] = None,  # type: ignore[valid-type]
+        max_depth: Annotated[int, Field(description=f"Hops at most, 1 to {MAX_TRACE_DEPTH}.")] = 3,
     ) -> dict[str, Any]:
         """Follow the knowledge graph from an entity: the paths of edges (LED_TO, CAUSED, SOLVED_BY,
         RELATED_TO, USES, CONFLICTS_WITH) out of it, shortest first."""
-        def work(user_id: str) -> dict[str, Any]:
-            return {"paths": _plain(read_trace(self._services, user_id, ident(entity, "entity"), edge_types, direction,
-                                               max_depth, MAX_TRACE_PATHS))}
-        return await self._run(ctx, "trace", work)
+        async def work(call: Call) -> dict[str, Any]:
+            paths = await browse.trace(
+                call, entity, edge_types=[member(EdgeType, e) for e in edge_types] if edge_types is not None else None,
+                direction=member(Direction, direction).value, max_depth=max_depth,
+            )
+            return {"paths": _plain(paths)}
+        return await self._run(ctx, "trace", work, renamed={"from": "entity"})
 
     async def chains(
         self, ctx: Context,
         project: ProjectId = None,
-        first: Annotated[int, Field(description="Chains at most.", ge=1, le=MAX_CHAINS)] = 20,
+        first: Annotated[int, Field(description=f"Chains at most, 1 to {MAX_CHAINS}.")] = 20,
     ) -> dict[str, Any]:
         """The decision → error → fix chains of a project (or of all the user's knowledge): which decision
         caused which error, and what fixed it."""
-        def work(user_id: str) -> dict[str, Any]:
-            return {"chains": _plain(read_chains(self._services, user_id, optional_ident(project, "project"), first))}
+        async def work(call: Call) -> dict[str, Any]:
+            return {"chains": _plain(await browse.chains(call, project, first))}
         return await self._run(ctx, "chains", work)
 
     # ------------------------------------------------------------------ the session
@@ -311,24 +357,23 @@ class MemoryTools:
         project: ProjectId = None,
     ) -> dict[str, Any]:
         """Start a session: its transcript (append_turn) and its SESSION-tier memories belong to it."""
-        def work(user_id: str) -> dict[str, Any]:
-            row = start_session_rule(self._services, caller_scope(user_id, project, session))
+        async def work(call: Call) -> dict[str, Any]:
+            row = await sessions.start_session(call, session, project)
             return {"session": row.get("id"), "project": row.get("projectId"), "status": row.get("status")}
-        return await self._run(ctx, "start_session", work)
+        return await self._run(ctx, "start_session", work, renamed={"id": "session"})
 
     async def append_turn(
         self, ctx: Context,
         session: Annotated[str, Field(description="The session, as given to start_session.")],
-        role: Annotated[str, Field(description="Who spoke: user, assistant, or a name.", max_length=64)],
+        role: Annotated[str, Field(description="Who spoke: user, assistant, or a name (at most 64 characters).")],
         content: Annotated[str, Field(description="What was said.")],
-        ref: Annotated[str | None, Field(description="Your own id for the turn, kept as provenance.", max_length=128)] = None,
+        ref: Annotated[str | None, Field(description="Your own id for the turn, kept as provenance.")] = None,
         project: ProjectId = None,
     ) -> dict[str, Any]:
-        """Append a turn to the session's transcript. Past 75 % of its budget the oldest turns are
-        summarised and their facts kept as project memory."""
-        def work(user_id: str) -> dict[str, Any]:
-            appended = append_turn_rule(self._services, caller_scope(user_id, project, session), text(role, "role", 64),
-                                        text(content, "content", MAX_TEXT), ref=optional_text(ref, "ref", 128))
+        """Append a turn to the session's transcript. Past its threshold the oldest turns are summarised and
+        their facts kept as project memory."""
+        async def work(call: Call) -> dict[str, Any]:
+            appended = await lifecycle.append_turn(call, session, role, content, project=project, ref=ref)
             return {"turnId": appended.turn_id, "position": appended.position,
                     "transcriptTokens": appended.transcript_tokens, "redacted": appended.redacted,
                     "summarised": len(appended.rounds)}
@@ -340,31 +385,26 @@ class MemoryTools:
     ) -> dict[str, Any]:
         """End a session: facts are extracted from its remaining turns, often-used memories promoted to the
         project, the rest of its volatile memory dropped."""
-        def work(user_id: str) -> dict[str, Any]:
-            ended = end_session_rule(self._services, user_id, ident(session, "session"))
+        async def work(call: Call) -> dict[str, Any]:
+            ended, _ = await sessions.end_session(call, session)
             return {"session": ended.session_id, "promoted": ended.promoted, "evicted": ended.evicted,
                     "turnsDeleted": ended.turns_deleted, "facts": ended.facts}
-        return await self._run(ctx, "end_session", work)
+        return await self._run(ctx, "end_session", work, renamed={"id": "session"})
 
     async def context(
         self, ctx: Context,
         session: Annotated[str, Field(description="The session whose context window to fill.")],
         query: Annotated[str, Field(description="The current user message.")],
-        context_window: Annotated[int, Field(description="The model's window in tokens.", ge=MIN_WINDOW)] = 128_000,
+        context_window: Annotated[int, Field(description=f"The model's window in tokens (at least {MIN_WINDOW}).")] = 128_000,
         project: ProjectId = None,
         system_prompt: Annotated[str | None, Field(description="Your system prompt, counted against its share.")] = None,
         tool_definitions: Annotated[str | None, Field(description="Your tool definitions, likewise.")] = None,
     ) -> dict[str, Any]:
         """Assemble a context window: system prompt, the user's preferences, project memory, recalled
         memories, the conversation, tools and the query, each section within its share of the window."""
-        def work(user_id: str) -> dict[str, Any]:
-            if context_window > MAX_WINDOW:
-                raise LimitExceeded(f"context_window is at most {MAX_WINDOW} tokens", field="context_window")
-            assembled = assemble_context(
-                self._services, caller_scope(user_id, project, session), text(query, "query", MAX_QUERY), context_window,
-                system_prompt=optional_text(system_prompt, "system_prompt", MAX_TEXT) or "",
-                tool_definitions=optional_text(tool_definitions, "tool_definitions", MAX_TEXT) or "",
-            )
+        async def work(call: Call) -> dict[str, Any]:
+            assembled = await lifecycle.context(call, session, query, context_window, project=project,
+                                                system_prompt=system_prompt, tool_definitions=tool_definitions)
             return {"window": assembled.window, "tokens": assembled.tokens,
                     "sections": [{"section": s.section.value, "budget": s.budget, "tokens": s.tokens, "text": s.text}
                                  for s in assembled.sections]}

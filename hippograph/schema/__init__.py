@@ -12,7 +12,7 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from hippograph.schema.errors import code_of
+from hippograph.operations.errors import code_of
 from hippograph.schema.extensions import ErrorCodes, OperationGate, OperationTiming, ValidDocuments, caller_fault, token_limit
 from hippograph.schema.root import Mutation, Query, Subscription
 

@@ -1,45 +1,21 @@
-"""What every resolver receives: the services, the caller, the per-request loaders,
-the event bus and the metrics sink."""
+"""What every resolver receives: the services, the caller, the per-request loaders, the event bus and
+the metrics sink — and, for the operations, all of it as one ``Call``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 from strawberry.types import Info as StrawberryInfo
 
 from hippograph.memory.keys import Caller
-from hippograph.schema.events import EventBus
-from hippograph.schema.loaders import Loaders, build_loaders
 from hippograph.memory.services import Services
-
-
-class MetricsSink(Protocol):
-    """Where the schema reports what it measures (``hippograph.api.metrics`` implements it)."""
-
-    def operation(self, name: str, seconds: float, failed: bool) -> None: ...
-
-    def recall(self, profile: str, seconds: float) -> None: ...
-
-    def tier_usage(self, tier: str, fill: float) -> None: ...
-
-    def neo4j_error(self, kind: str) -> None: ...
-
-
-class NoMetrics:
-    def operation(self, name: str, seconds: float, failed: bool) -> None:
-        pass
-
-    def recall(self, profile: str, seconds: float) -> None:
-        pass
-
-    def tier_usage(self, tier: str, fill: float) -> None:
-        pass
-
-    def neo4j_error(self, kind: str) -> None:
-        pass
+from hippograph.operations.call import Call
+from hippograph.operations.event_bus import EventBus
+from hippograph.operations.metrics import MetricsSink, NoMetrics
+from hippograph.schema.loaders import Loaders, build_loaders
 
 
 @dataclass
@@ -56,16 +32,20 @@ class Context:
     _loaders: Loaders | None = field(default=None, repr=False)
 
     @property
-    def user_id(self) -> str:
-        """The caller's user id; resolvers run behind ``IsAuthenticated``, so there is one."""
+    def call(self) -> Call:
+        """The caller's call of an operation; resolvers run behind ``IsAuthenticated``, so there is a caller."""
         if self.caller is None:
             raise RuntimeError("no authenticated caller in this context")
-        return self.caller.user_id
+        return Call(self.services, self.caller, self.events, self.metrics)
+
+    @property
+    def user_id(self) -> str:
+        return self.call.user_id
 
     @property
     def loaders(self) -> Loaders:
         if self._loaders is None:
-            self._loaders = build_loaders(self.services, self.user_id, cache=not isinstance(self.request, WebSocket))
+            self._loaders = build_loaders(self.call, cache=not isinstance(self.request, WebSocket))
         return self._loaders
 
 

@@ -1,91 +1,19 @@
-"""Error codes, and how every failure becomes one.
+"""Error codes in the GraphQL schema: the ``ErrorCode`` enum and the error members of mutation unions.
 
-Each GraphQL error carries ``extensions.code``; each mutation's error union
-member carries the same code as a field. The mapping from exceptions to codes
-lives here, in ``code_of``; ``hippograph.schema.extensions.ErrorCodes`` applies
-it to every response and masks whatever it does not recognise.
+Each GraphQL error carries ``extensions.code``; each mutation's error union member carries the
+same code as a field. The codes and the mapping from exceptions to codes are the operations'
+(``hippograph.operations.errors``), shared with MCP; ``hippograph.schema.extensions.ErrorCodes``
+applies them to every response and masks whatever they do not recognise.
 """
 
 from __future__ import annotations
 
-from enum import Enum
-
 import strawberry
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
-from hippograph.graph.driver import Neo4jUnavailable
-from hippograph.memory.errors import MemoryRuleError
-from hippograph.memory.recall.profiles import ProfileError
-from hippograph.memory.writing.secrets import SecretRejected
-from hippograph.memory.tiers import ScopeError
+from hippograph.operations.errors import ErrorCode as _ErrorCode
+from hippograph.operations.errors import code_of
 
-
-@strawberry.enum(description="What went wrong, as `extensions.code` and as the `code` of a mutation's error.")
-class ErrorCode(Enum):
-    BAD_USER_INPUT = "BAD_USER_INPUT"
-    NOT_FOUND = "NOT_FOUND"
-    UNAUTHENTICATED = "UNAUTHENTICATED"
-    FORBIDDEN = "FORBIDDEN"
-    LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
-    UNAVAILABLE = "UNAVAILABLE"
-    INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR"
-
-
-UNAVAILABLE_MESSAGE = "the database is unavailable; retry shortly"
-UNAUTHENTICATED_MESSAGE = "a valid API key is required: send `Authorization: Bearer <key>`"
-MASKED_MESSAGE = "Unexpected error."
-
-
-class RequestError(Exception):
-    """A request the API itself refuses (bad input, a limit passed); the message is safe to show."""
-
-    code = ErrorCode.BAD_USER_INPUT
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class BadInput(RequestError):
-    code = ErrorCode.BAD_USER_INPUT
-
-
-class LimitExceeded(RequestError):
-    code = ErrorCode.LIMIT_EXCEEDED
-
-
-class NotFound(RequestError):
-    code = ErrorCode.NOT_FOUND
-
-
-class Unauthenticated(RequestError):
-    code = ErrorCode.UNAUTHENTICATED
-
-
-class Unavailable(RequestError):
-    code = ErrorCode.UNAVAILABLE
-
-
-# Neo4j down, restarting, or a connection lost mid-transaction: the driver reconnects by itself.
-UNAVAILABLE_ERRORS = (ServiceUnavailable, SessionExpired, Neo4jUnavailable)
-# Rules the lower layers enforce, whose messages are written for the caller.
-INPUT_ERRORS = (ScopeError, ProfileError, SecretRejected)
-
-
-def code_of(exc: BaseException | None) -> ErrorCode | None:
-    """The code for an exception, or None when it is unexpected (and must be masked)."""
-    if isinstance(exc, RequestError):
-        return exc.code
-    if isinstance(exc, MemoryRuleError):
-        return ErrorCode(exc.code)
-    if isinstance(exc, INPUT_ERRORS):
-        return ErrorCode.BAD_USER_INPUT
-    if isinstance(exc, UNAVAILABLE_ERRORS):
-        return ErrorCode.UNAVAILABLE
-    return None
-
-
-# --- the error members of mutation unions -------------------------------------
+ErrorCode = strawberry.enum(_ErrorCode, description="What went wrong, as `extensions.code` and as the `code` of a mutation's error.")
 
 
 @strawberry.interface(description="A mutation that did not happen, and why; nothing was changed.")

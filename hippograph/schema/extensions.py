@@ -19,7 +19,7 @@ from strawberry.types import ExecutionContext
 from strawberry.types.graphql import OperationType
 
 from hippograph.schema import operation_cost
-from hippograph.schema.errors import (
+from hippograph.operations.errors import (
     MASKED_MESSAGE, UNAUTHENTICATED_MESSAGE, UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, RequestError,
     Unauthenticated, Unavailable, code_of,
 )

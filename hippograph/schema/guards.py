@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 from hippograph.schema.errors import user_error
-from hippograph.schema.limits import check_strings
+from hippograph.operations.limits import check_strings
 
 P = ParamSpec("P")
 R = TypeVar("R")

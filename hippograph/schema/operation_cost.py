@@ -24,7 +24,7 @@ from graphql import (
     SelectionSetNode,
 )
 
-from hippograph.schema.errors import BadInput, LimitExceeded
+from hippograph.operations.errors import BadInput, LimitExceeded
 from hippograph.schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_FIELDS, MAX_FRAGMENTS, MAX_REPEATS, MAX_SPREADS
 
 # What a caller without a key may ask: the server's versions, and the schema itself.

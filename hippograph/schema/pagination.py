@@ -9,10 +9,8 @@ from typing import Any
 
 import strawberry
 
-from hippograph.schema.errors import BadInput
-from hippograph.schema.limits import MAX_ID
-
-MAX_CURSOR = 1024
+from hippograph.operations.errors import BadInput
+from hippograph.operations.limits import MAX_CURSOR, MAX_ID
 
 
 @strawberry.type(description="Where a page ends; pass `endCursor` as `after` for the next page.")

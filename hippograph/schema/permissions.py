@@ -7,7 +7,7 @@ from typing import Any
 from strawberry.permission import BasePermission
 
 from hippograph.schema.context import Info
-from hippograph.schema.errors import UNAUTHENTICATED_MESSAGE, ErrorCode
+from hippograph.operations.errors import UNAUTHENTICATED_MESSAGE, ErrorCode
 
 
 class IsAuthenticated(BasePermission):

@@ -1,15 +1,19 @@
-"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own) and a
-small GraphQL client."""
+"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own), a
+small GraphQL client, and subscriptions over graphql-transport-ws."""
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
 
 from hippograph.bench.server import Server
 
@@ -70,3 +74,32 @@ def assert_status(response: httpx.Response, body: dict[str, Any]) -> None:
 
 def new_user(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+PROTOCOL = "graphql-transport-ws"
+SUBSCRIBE = "subscription($p: ID) { memoryEvents(project: $p) { kind project session memoryIds entityIds at } }"
+
+
+@contextmanager
+def subscription(client: Client, project: str | None, key: str | None = None) -> Iterator[ClientConnection]:
+    with connect(client.server.websocket, subprotocols=[PROTOCOL], open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {key or client.key}"}}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": SUBSCRIBE, "variables": {"p": project}}}))
+        time.sleep(0.5)  # let the server register the subscriber before anything is published
+        yield ws
+
+
+def events(ws: ClientConnection, wait: float) -> list[dict[str, Any]]:
+    """The events delivered within ``wait`` seconds."""
+    received = []
+    deadline = time.monotonic() + wait
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = json.loads(ws.recv(timeout=left))
+        except TimeoutError:
+            break
+        assert message["type"] == "next", message
+        assert not message["payload"].get("errors"), message
+        received.append(message["payload"]["data"]["memoryEvents"])
+    return received

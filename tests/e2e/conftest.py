@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -77,3 +78,22 @@ def browser() -> Iterator[object]:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def local_page(browser) -> Iterator[object]:
+    """A page on which every request to a host other than 127.0.0.1 is refused, and fails the test."""
+    refused: list[str] = []
+
+    def only_local(route) -> None:
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page = browser.new_page(viewport={"width": 1440, "height": 960})
+    page.route("**/*", only_local)
+    yield page
+    page.close()
+    assert refused == []  # nothing even tried to leave the machine

@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hippograph.operations import limits as input_limits
 from hippograph.schema import limits
 from api_client import Client
 
@@ -65,7 +66,7 @@ def test_a_refused_document_is_refused_every_time_and_a_valid_one_answers_every_
 
 
 def test_page_size_and_depth_limits(alice: Client, seeded: dict[str, Any]) -> None:
-    over = limits.MAX_PAGE + 1
+    over = input_limits.MAX_PAGE + 1
     assert alice.codes(f"{{ memories(first: {over}) {{ nodes {{ id }} }} }}") == ["LIMIT_EXCEEDED"]
     assert alice.codes(f"{{ entities(first: {over}) {{ nodes {{ id }} }} }}") == ["LIMIT_EXCEEDED"]
     assert alice.codes(f"{{ chains(first: {over}) {{ error {{ id }} }} }}") == ["LIMIT_EXCEEDED"]
@@ -77,13 +78,13 @@ def test_page_size_and_depth_limits(alice: Client, seeded: dict[str, Any]) -> No
 
 def test_list_and_capacity_limits(alice: Client) -> None:
     before = state(alice)
-    many = [f"id-{i}" for i in range(limits.MAX_LIST + 1)]
+    many = [f"id-{i}" for i in range(input_limits.MAX_LIST + 1)]
     result = alice.data(
         """mutation($ids: [ID!]) { recordDecision(input: {decision: "Too many", project: "lim", conflictsWith: $ids}) {
              __typename ... on UserError { code } } }""", ids=many,
     )["recordDecision"]
     assert result == {"__typename": "LimitExceededError", "code": "LIMIT_EXCEEDED"}
-    mentions = [{"type": "CONCEPT", "name": f"c{i}"} for i in range(limits.MAX_LIST + 1)]
+    mentions = [{"type": "CONCEPT", "name": f"c{i}"} for i in range(input_limits.MAX_LIST + 1)]
     result = alice.data(REMEMBER, input={"content": "x", "tier": "LONG_TERM", "mentions": mentions})["remember"]
     assert result["code"] == "LIMIT_EXCEEDED"
     # A memory bigger than its tier may ever hold (the session tier holds 1024 tokens).

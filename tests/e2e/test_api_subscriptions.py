@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -14,39 +12,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from hippograph.bench.server import Server
-from api_client import HIPPOGRAPH, Client, new_user
+from api_client import HIPPOGRAPH, PROTOCOL, SUBSCRIBE, Client, events, new_user, subscription
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
-
-PROTOCOL = "graphql-transport-ws"
-SUBSCRIBE = "subscription($p: ID) { memoryEvents(project: $p) { kind project session memoryIds entityIds at } }"
-
-
-@contextmanager
-def subscription(client: Client, project: str | None, key: str | None = None) -> Iterator[ClientConnection]:
-    with connect(client.server.websocket, subprotocols=[PROTOCOL], open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {key or client.key}"}}))
-        assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
-        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": SUBSCRIBE, "variables": {"p": project}}}))
-        time.sleep(0.5)  # let the server register the subscriber before anything is published
-        yield ws
-
-
-def events(ws: ClientConnection, wait: float) -> list[dict[str, Any]]:
-    """The events delivered within ``wait`` seconds."""
-    received = []
-    deadline = time.monotonic() + wait
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            message = json.loads(ws.recv(timeout=left))
-        except TimeoutError:
-            break
-        assert message["type"] == "next", message
-        assert not message["payload"].get("errors"), message
-        received.append(message["payload"]["data"]["memoryEvents"])
-    return received
 
 
 def closing(ws: ClientConnection, wait: float = 5) -> tuple[list[dict[str, Any]], int, str]:
@@ -103,12 +73,13 @@ def test_other_mutations_publish_events(alice: Client) -> None:
 
 
 def test_a_subscription_needs_a_valid_key(alice: Client) -> None:
-    for payload in ({"Authorization": "Bearer hg_forged"}, {}):
+    # No key at all is 4401, the convention for "no credentials"; a key refused is 4403.
+    for payload, code in (({"Authorization": "Bearer hg_forged"}, 4403), ({}, 4401), ({"Authorization": ""}, 4401)):
         with connect(alice.server.websocket, subprotocols=[PROTOCOL], open_timeout=10) as ws:
             ws.send(json.dumps({"type": "connection_init", "payload": payload}))
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=10)
-            assert closed.value.rcvd.code == 4403
+            assert closed.value.rcvd.code == code, payload
 
 
 def test_subscriptions_per_connection_are_bounded(alice: Client) -> None:

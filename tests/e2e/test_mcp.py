@@ -18,10 +18,12 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from hippograph.bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
-from api_client import Client, new_user
+from api_client import Client, events, new_user, subscription
 
 
 
@@ -91,7 +93,7 @@ def test_remember_then_recall_over_http_with_score_components(api_server: Server
                 "content": "The billing service runs on PostgreSQL 16 in eu-west-1.", "project": "billing"}))
             assert again["created"] is False and again["duplicateOf"] == stored["memoryId"]
             found = payload(await mcp.call_tool("recall", {
-                "query": "which database does billing use?", "project": "billing", "priority": "critical"}))
+                "query": "which database does billing use?", "project": "billing", "priority": "CRITICAL"}))
             assert found["items"][0]["id"] == stored["memoryId"]
             item = found["items"][0]
             assert set(item["components"]) == {"vector", "keyword", "recency", "relation", "time", "period"}
@@ -106,7 +108,7 @@ def test_a_secret_is_redacted_before_it_is_stored(api_server: Server, user: tupl
             stored = payload(await mcp.call_tool("remember", {
                 "content": "Deploy with token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 tomorrow.", "project": "ops"}))
             assert stored["redacted"]
-            shown = payload(await mcp.call_tool("recall", {"query": "deploy token", "project": "ops", "priority": "critical"}))
+            shown = payload(await mcp.call_tool("recall", {"query": "deploy token", "project": "ops", "priority": "CRITICAL"}))
             assert all("ghp_a1B2" not in i["content"] for i in shown["items"])
     run(work)
 
@@ -118,7 +120,7 @@ def test_a_key_sees_only_its_own_memories(api_server: Server, user: tuple[str, s
 
     async def work() -> None:
         async with over_http(api_server, user[1]) as mcp:
-            found = payload(await mcp.call_tool("recall", {"query": "staging password rotation", "priority": "critical"}))
+            found = payload(await mcp.call_tool("recall", {"query": "staging password rotation", "priority": "CRITICAL"}))
             assert bob_memory not in [i["id"] for i in found["items"]]
             assert refusal(await mcp.call_tool("forget", {"memory": bob_memory}))["code"] == "NOT_FOUND"
     run(work)
@@ -137,11 +139,112 @@ def test_refusals_carry_the_graphql_codes_and_change_nothing(api_server: Server,
             assert huge["code"] == "LIMIT_EXCEEDED"
             raw = refusal(await mcp.call_tool("remember", {"content": "user: hi\nassistant: hello", "tier": "LONG_TERM"}))
             assert raw["code"] == "BAD_USER_INPUT"
-            # Arguments the schema refuses never reach a rule.
-            assert (await mcp.call_tool("recall", {"query": "q", "priority": "urgent"})).is_error
-            found = payload(await mcp.call_tool("recall", {"query": "a note", "priority": "critical"}))
+            found = payload(await mcp.call_tool("recall", {"query": "a note", "priority": "CRITICAL"}))
             assert found["items"] == []
     run(work)
+
+
+# Each refusal the issue found uncoded, and its neighbours: (tool, arguments, code, the argument named).
+REFUSALS = [
+    ("remember", {"content": 123}, "BAD_USER_INPUT", "content"),  # the wrong type
+    ("record_pattern", {"pattern": "p", "count": "many"}, "BAD_USER_INPUT", "count"),
+    ("recall", {"priority": "CRITICAL"}, "BAD_USER_INPUT", "query"),  # a missing argument
+    ("recall", {"query": "q", "priority": "urgent"}, "BAD_USER_INPUT", "priority"),  # not a member
+    ("recall", {"query": "q", "priority": "critical"}, "BAD_USER_INPUT", "priority"),  # GraphQL's spelling only
+    ("remember", {"content": "a note", "tier": "project", "project": "p"}, "BAD_USER_INPUT", "tier"),
+    ("remember", {"content": "a note", "tier": "LONG_TERM", "kind": "note"}, "BAD_USER_INPUT", "kind"),
+    ("recall", {"query": "q", "profile": "hybrid"}, "BAD_USER_INPUT", "profile"),
+    ("recall", {"query": "q", "tiers": ["PROJECT", "everywhere"]}, "BAD_USER_INPUT", "tiers[1]"),
+    ("trace", {"entity": "e", "direction": "out"}, "BAD_USER_INPUT", "direction"),
+    ("trace", {"entity": "e", "max_depth": 0}, "BAD_USER_INPUT", "max_depth"),  # under the range
+    ("trace", {"entity": "e", "max_depth": 7}, "LIMIT_EXCEEDED", "max_depth"),  # over it
+    ("chains", {"first": 1000}, "LIMIT_EXCEEDED", "first"),
+    ("record_pattern", {"pattern": "p", "count": 0}, "BAD_USER_INPUT", "count"),
+    ("context", {"session": "s", "query": "q", "context_window": 10}, "BAD_USER_INPUT", "context_window"),
+    ("context", {"session": "s", "query": "q", "context_window": 10**9}, "LIMIT_EXCEEDED", "context_window"),
+    ("set_preference", {"key": "k" * 65, "value": "vim"}, "BAD_USER_INPUT", "key"),  # a text too long
+    ("append_turn", {"session": "s", "role": "r" * 65, "content": "hi"}, "BAD_USER_INPUT", "role"),
+    ("record_decision", {"decision": "Use Redis", "conflicts_with": [f"e{i}" for i in range(51)]},
+     "LIMIT_EXCEEDED", "conflicts_with"),  # a list too long
+    ("trace", {"entity": "e", "edge_types": ["CAUSED"] * 51}, "LIMIT_EXCEEDED", "edge_types"),
+    ("record_error", {"error": "Timeout", "caused_by": "x" * 129}, "BAD_USER_INPUT", "caused_by"),
+    ("end_session", {"session": ""}, "BAD_USER_INPUT", "session"),
+    ("remember", {"content": "bell \x07 in a note", "tier": "LONG_TERM"}, "BAD_USER_INPUT", "content"),
+    ("remember", {"content": "x" * 20_001, "tier": "LONG_TERM"}, "BAD_USER_INPUT", None),  # the writer's own check
+    ("no_such_tool", {}, "BAD_USER_INPUT", None),  # an unknown tool
+]
+
+
+def test_every_refusal_is_a_coded_tool_error_and_stores_nothing(
+    api_server: Server, services: Services, user: tuple[str, str],
+) -> None:
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            for tool, arguments, code, field in REFUSALS:
+                result = await mcp.call_tool(tool, arguments)
+                answer = refusal(result)
+                assert answer is not None, (tool, arguments, result.content)
+                assert answer["code"] == code and answer["message"], (tool, arguments, answer)
+                assert result.content[0].text == f"{code}: {answer['message']}"
+                if field is not None:
+                    assert answer["field"] == field and answer["message"].startswith(field), (tool, arguments, answer)
+    run(work)
+    with services.driver.session(database=services.database) as session:
+        stored = session.run("MATCH (n {userId: $u}) WHERE NOT n:AuditEvent AND NOT n:ApiKey RETURN count(n) AS n", u=user[0]).single()["n"]
+    assert stored == 0
+
+
+def test_enumerations_are_spelled_as_graphql_spells_them(api_server: Server, user: tuple[str, str]) -> None:
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            stored = payload(await mcp.call_tool("remember", {
+                "content": "Prefer short answers in code review comments.", "tier": "LONG_TERM", "kind": "PREFERENCE"}))
+            assert stored["created"] and stored["tier"] == "LONG_TERM"
+            found = payload(await mcp.call_tool("recall", {
+                "query": "short answers code review", "priority": "CRITICAL", "profile": "IZANAGI", "tiers": ["LONG_TERM"]}))
+            assert found["profile"] == "izanagi" and found["items"][0]["id"] == stored["memoryId"]
+            decision = payload(await mcp.call_tool("record_decision", {"decision": "Review in pairs", "tier": "LONG_TERM"}))
+            traced = payload(await mcp.call_tool("trace", {
+                "entity": decision["entityId"], "direction": "BOTH", "edge_types": ["CAUSED", "SOLVED_BY"]}))
+            assert traced["paths"] == []
+    run(work)
+
+
+def test_an_mcp_write_is_seen_by_a_graphql_subscriber(api_server: Server, user: tuple[str, str]) -> None:
+    graphql = Client(api_server, user[1], user[0])
+
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            stored = payload(await mcp.call_tool("remember", {
+                "content": "The radio project streams Opus audio at 96 kbps.", "project": "radio"}))
+            decision = payload(await mcp.call_tool("record_decision", {"decision": "Stream with HLS", "project": "radio"}))
+            payload(await mcp.call_tool("forget", {"memory": stored["memoryId"]}))
+            written.extend([stored["memoryId"], decision["memoryId"]])
+
+    written: list[str] = []
+    with subscription(graphql, "radio") as ws:
+        run(work)
+        got = events(ws, 3)
+    assert [(e["kind"], e["project"]) for e in got] == [
+        ("REMEMBERED", "radio"), ("DECISION_RECORDED", "radio"), ("FORGOTTEN", "radio")]
+    assert got[0]["memoryIds"][0] == written[0] and got[1]["memoryIds"] == [written[1]]
+    assert got[0]["entityIds"] and written[0] in got[2]["memoryIds"]
+
+
+def recall_counts(api_server: Server) -> dict[str, float]:
+    families = text_string_to_metric_families(httpx.get(f"{api_server.base}/metrics").text)
+    return {s.labels["profile"]: s.value for family in families for s in family.samples
+            if s.name == "hippograph_recall_seconds_count"}
+
+
+def test_an_mcp_recall_is_measured_as_a_graphql_one(api_server: Server, user: tuple[str, str]) -> None:
+    before = recall_counts(api_server).get("hanzo", 0.0)
+
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            payload(await mcp.call_tool("recall", {"query": "which codec does radio use?", "profile": "HANZO"}))
+    run(work)
+    assert recall_counts(api_server)["hanzo"] == before + 1
 
 
 def test_a_request_without_a_good_key_is_refused_at_the_door(api_server: Server) -> None:
@@ -186,7 +289,7 @@ def test_a_session_over_stdio_from_start_to_context_to_end(services: Services, u
             payload(await mcp.call_tool("append_turn", {
                 "session": "s1", "role": "user", "content": "We decided to ship the web app on Fridays.", "ref": "t1"}))
             payload(await mcp.call_tool("remember", {
-                "content": "The answer style should be concise.", "tier": "LONG_TERM", "kind": "preference"}))
+                "content": "The answer style should be concise.", "tier": "LONG_TERM", "kind": "PREFERENCE"}))
             window = payload(await mcp.call_tool("context", {
                 "session": "s1", "query": "when do we ship?", "context_window": 8192}))
             assert window["tokens"] <= 8192
@@ -194,7 +297,7 @@ def test_a_session_over_stdio_from_start_to_context_to_end(services: Services, u
             assert "ship the web app on Fridays" in history["text"]
             ended = payload(await mcp.call_tool("end_session", {"session": "s1"}))
             assert ended["turnsDeleted"] == 1
-            found = payload(await mcp.call_tool("recall", {"query": "when do we ship the web app", "priority": "critical"}))
+            found = payload(await mcp.call_tool("recall", {"query": "when do we ship the web app", "priority": "CRITICAL"}))
             assert found["items"]
     run(work)
     # Every read and write was the key's owner's, and is in the audit trail as theirs.

@@ -2,7 +2,9 @@
 
 The wheel is built from this checkout, installed into a new virtual environment in a temporary folder,
 and run from there with no setting pointing back: `hippograph neo4j start` (its own Neo4j, in the
-user's data folder), `migrate`, `keys create`, `serve` and one remember and recall over HTTP.
+user's data folder), `migrate`, `keys create`, `serve` and one remember and recall over HTTP; then the
+installed `hippograph.client` and `hippograph.langchain` against that server, and `/explore` served
+from the wheel's own files.
 
 The new environment borrows this one's third-party packages through a path file rather than
 downloading PyTorch again; that file adds the folder to the path without running its own path files,
@@ -79,6 +81,32 @@ def test_the_wheel_holds_what_the_cli_reads_at_run_time(installed: Installed) ->
     assert {"hippograph/resources/neo4j/pom.xml", "hippograph/resources/neo4j/neo4j.conf"} <= names
     assert any(name.startswith("hippograph/api/graphiql_assets/") for name in names)
     assert any(name.startswith("hippograph/sketches/") and name.endswith(".npy") for name in names)
+    assert {"hippograph/api/graphiql_examples.graphql", "hippograph/api/explore_static/index.html",
+            "hippograph/api/explore_assets/js/explorer/main.js",
+            "hippograph/api/explore_assets/vendor/cytoscape/cytoscape.esm.min.js",
+            "hippograph/api/explore_assets/vendor/cytoscape/LICENSE"} <= names
+
+
+# What an application does with the installed client and the LangChain retriever, in the new environment.
+CLIENT_SCRIPT = """
+import sys
+import hippograph
+from hippograph.client import AsyncClient, Client, Priority, Tier, recall, remember
+from hippograph.langchain import HippographRetriever
+import asyncio
+
+url, key = sys.argv[1:]
+with Client(url, key) as hg:
+    stored = hg.send(remember("The user's laptop is backed up nightly with restic", tier=Tier.LONG_TERM))
+    found = hg.send(recall("how is the laptop backed up?", priority=Priority.HIGH))
+
+async def again():
+    async with AsyncClient(url, key) as hg:
+        return await hg.send(recall("how is the laptop backed up?"))
+
+docs = HippographRetriever(url=url, key=key).invoke("how is the laptop backed up?")
+print(hippograph.__file__, stored.memory.id, found.items[0].id, asyncio.run(again()).items[0].id, docs[0].metadata["id"])
+"""
 
 
 def test_installed_from_the_wheel_it_starts_migrates_serves_and_recalls(installed: Installed) -> None:
@@ -103,4 +131,12 @@ def test_installed_from_the_wheel_it_starts_migrates_serves_and_recalls(installe
         stored = remembered["data"]["remember"]["memory"]["id"]
         recalled = httpx.post(server.graphql, headers=headers, timeout=60, json={
             "query": "{ recall(query: \"where are the dotfiles kept?\") { items { id content } } }"}).json()
+        client = subprocess.run([str(installed.bin / "python"), "-c", CLIENT_SCRIPT, server.base, secret],
+                                cwd=installed.home, env=installed.env, capture_output=True, text=True, timeout=300)
+        explorer = [httpx.get(f"{server.base}{path}", timeout=30).status_code
+                    for path in ("/explore/", "/explore/assets/js/explorer/main.js", "/explore/static/explore.css")]
     assert [item["id"] for item in recalled["data"]["recall"]["items"]] == [stored], recalled
+    assert client.returncode == 0, client.stderr
+    module, remembered, *found = client.stdout.split()
+    assert module.startswith(str(installed.bin.parent)) and found == [remembered] * 3, client.stdout
+    assert explorer == [200, 200, 200]

@@ -527,7 +527,7 @@ def test_neo4j_reads_a_memory_that_says_when_as_python_does(clean_db: Services, 
     assert record["says"] is (re.fullmatch(SAYS_WHEN, text) is not None)
 
 
-# --- query styles and ties ----------------------------------------------------------------------------
+# --- query styles ----------------------------------------------------------------------------
 
 def test_each_style_of_query_is_weighed_by_its_own_fusion(clean_db: Services) -> None:
     """A statement weighed by vector alone scores its cosine and searches no keyword or entity; a question
@@ -541,8 +541,11 @@ def test_each_style_of_query_is_weighed_by_its_own_fusion(clean_db: Services) ->
     profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS,
                                        styles={Style.STATEMENT: Fusion(statement_weights)})
 
+    weighed: dict[str, dict[str, float]] = {}
+
     def ranked(query: str) -> dict[str, object]:
         result = recall(clean_db, query, Scope("u1", "p1"), "critical", profile, now=NOW, record_access=False)
+        weighed[query] = result.weights
         keys = {memory_id: key for key, memory_id in ids.items()}
         return {keys[c.id]: c for c in result.ranking}
 
@@ -559,40 +562,8 @@ def test_each_style_of_query_is_weighed_by_its_own_fusion(clean_db: Services) ->
         parts = c.components
         assert c.score == pytest.approx(question.weights.vector * parts.vector + question.weights.keyword * parts.keyword
                                         + question.weights.relation * parts.relation, abs=1e-9)
-
-
-def test_a_memory_tied_to_a_strong_match_ranks_right_behind_it(clean_db: Services) -> None:
-    """With a tie of 0.9, the memory right after the strongest match in its session scores 0.9 of that
-    match's sum (the one right before it 0.9 × preceding_share), above a memory elsewhere whose own
-    cosine is higher than theirs; its tie component says so. Without a tie the order is by cosine."""
-    query = "I finally joined the packaging workshop in town"
-    q = clean_db.embedder.embed_query(query)
-    q = q / np.linalg.norm(q)
-    specs = [
-        {"key": "before", "content": "Ana: morning", "tier": "SESSION", "age": 0.003},
-        {"key": "cue", "content": "Ana: I carry a refillable bottle since the cafe gave me plastic cups", "tier": "SESSION",
-         "age": 0.002},
-        {"key": "reply", "content": "Bo: that habit is good for you and the planet", "tier": "SESSION", "age": 0.001},
-        {"key": "elsewhere", "content": "Bo: the town fair is next week", "tier": "SESSION", "session": "s9"},
-    ]
-    cosines = {"before": 0.05, "cue": 0.6, "reply": 0.1, "elsewhere": 0.5}
-    ids = write(clean_db, specs, vectors={key: with_cosine(q, c, seed) for seed, (key, c) in enumerate(cosines.items())})
-    keys = {memory_id: key for key, memory_id in ids.items()}
-    base = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
-
-    def ranked(tie: float) -> list[tuple[str, float, float]]:
-        profile = base.with_(styles={Style.STATEMENT: Fusion(Weights(vector=1.0), tie=tie)})
-        result = recall(clean_db, query, Scope("u1", "p1"), "critical", profile, now=NOW, record_access=False)
-        return [(keys[c.id], c.score, c.components.tie) for c in result.ranking]
-
-    tied = ranked(0.9)
-    assert [key for key, _, _ in tied] == ["cue", "reply", "elsewhere", "before"]
-    scores = {key: (score, tie) for key, score, tie in tied}
-    assert scores["cue"] == (pytest.approx(0.6, abs=1e-4), 0.0)
-    assert scores["reply"][0] == pytest.approx(0.9 * 0.6, abs=1e-4) and scores["reply"][1] == scores["reply"][0]
-    share = base.neighbours.preceding_share
-    assert scores["before"][0] == pytest.approx(0.9 * share * 0.6, abs=1e-4)
-    assert scores["elsewhere"] == (pytest.approx(0.5, abs=1e-4), 0.0)
-    untied = ranked(0.0)
-    assert [key for key, _, _ in untied] == ["cue", "elsewhere", "reply", "before"]
-    assert all(tie == 0.0 for _, _, tie in untied)
+    # The result's weights are the ones that weighed the query: its score splits into them.
+    assert weighed["I think we moved the database migration to Friday"] == {
+        **statement_weights.as_params(), "time_boost": 0.0, "period_boost": 0.0}
+    assert weighed["Did we move the database migration to Friday?"] == {
+        **question.weights.as_params(), "time_boost": question.time.time_boost, "period_boost": question.time.period_boost}

@@ -18,3 +18,22 @@ def test_every_script_and_style_of_the_page_is_served_from_here() -> None:
         assert f'"{graphiql.PREFIX}/{package}/{file}"' in page
     # The browser still checks each file against the hash the page was written with.
     assert page.count("integrity=") == len(graphiql.wanted())
+
+
+def test_the_page_opens_on_this_services_examples_and_says_where_the_key_goes() -> None:
+    page = graphiql.page()
+    assert "Welcome to GraphiQL" not in page
+    for operation in ("mutation Remember", "query Recall", "query Chains", "components {"):
+        assert operation in page
+    assert "Authorization" in page and "hippograph keys create" in page
+
+
+def test_the_examples_are_valid_operations_of_the_schema() -> None:
+    from pathlib import Path
+
+    from graphql import build_schema, parse, validate
+
+    schema = build_schema((Path(__file__).resolve().parents[2] / "schema.graphql").read_text())
+    document = parse(graphiql.EXAMPLES.read_text())
+    assert validate(schema, document) == []
+    assert {d.name.value for d in document.definitions} == {"Remember", "Recall", "RecordError", "Chains"}

@@ -1,4 +1,6 @@
-"""Imports run one way — api → mcp → schema → memory → graph — and no two modules import each other.
+"""Imports run one way — api → schema / mcp → operations → memory → graph — and no two modules import
+each other. GraphQL (schema) and MCP (mcp) are two interfaces side by side: neither imports the other,
+and both reach the rules through the operations.
 
 Parsed from the source (nothing is imported), so the rule holds for every module, used or not.
 """
@@ -11,8 +13,9 @@ from pathlib import Path
 import hippograph
 
 PACKAGE = Path(hippograph.__file__).parent
-# Lower layers first; a module outside them (config, embedding, cli…) sits beside the layers.
-LAYERS = ("graph", "memory", "schema", "mcp", "api")
+# Lower layers first, the two interfaces on one level; a module outside them (config, embedding, cli…)
+# sits beside the layers.
+LAYERS: dict[str, int] = {"graph": 0, "memory": 1, "operations": 2, "schema": 3, "mcp": 3, "api": 4}
 
 
 def module_name(path: Path) -> str:
@@ -46,9 +49,14 @@ def imported(name: str) -> set[str]:
     return found
 
 
-def layer(name: str) -> int | None:
+def package(name: str) -> str | None:
     parts = name.split(".")
-    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def layer(name: str) -> int | None:
+    found = package(name)
+    return LAYERS[found] if found is not None else None
 
 
 EDGES = {name: imported(name) for name in MODULES}
@@ -58,6 +66,31 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
     upward = [f"{a} -> {b}" for a, targets in EDGES.items() for b in targets
               if layer(a) is not None and layer(b) is not None and layer(b) > layer(a)]
     assert upward == []
+
+
+def test_the_two_interfaces_never_import_each_other() -> None:
+    across = [f"{a} -> {b}" for a, targets in EDGES.items() for b in targets
+              if {package(a), package(b)} == {"schema", "mcp"}]
+    assert across == []
+
+
+# A function of a stored row an interface already holds, not a call of a rule.
+OF_A_ROW = {"hippograph.memory.browse.entity_project"}
+
+
+def test_the_interfaces_call_the_rules_through_the_operations() -> None:
+    # What an interface takes from the rules are their types and constants (to translate); every call
+    # of a rule is an operation's. So no interface imports a rule's module as such, nor one of its functions.
+    calls = []
+    for name, path in MODULES.items():
+        if package(name) not in ("schema", "mcp"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("hippograph.memory", "hippograph.graph")):
+                calls += [f"{name}: {node.module}.{alias.name}" for alias in node.names
+                          if f"{node.module}.{alias.name}" in MODULES
+                          or alias.name[0].islower() and f"{node.module}.{alias.name}" not in OF_A_ROW]
+    assert calls == []
 
 
 def test_what_the_layers_stand_on_imports_no_layer() -> None:
@@ -82,5 +115,6 @@ def test_the_parser_sees_the_imports() -> None:
     # A check that reads nothing passes everything: it must see arrows of every form.
     assert "hippograph.graph.driver" in EDGES["hippograph.memory.services"]  # from x import y
     assert "hippograph.graph.recall" in EDGES["hippograph.memory.recall.query"]  # from package import module
-    assert layer("hippograph.api.app") > layer("hippograph.schema.root") > layer("hippograph.memory.writing.store") \
-        > layer("hippograph.graph.recall")
+    assert layer("hippograph.api.app") > layer("hippograph.schema.root") > layer("hippograph.operations.recall") \
+        > layer("hippograph.memory.writing.store") > layer("hippograph.graph.recall")
+    assert layer("hippograph.mcp.tools") == layer("hippograph.schema.root")

@@ -8,7 +8,7 @@ import pytest
 from graphql import OperationDefinitionNode, get_introspection_query, parse
 
 from hippograph.schema import limits
-from hippograph.schema.errors import BadInput, LimitExceeded
+from hippograph.operations.errors import BadInput, LimitExceeded
 from hippograph.schema.operation_cost import Cost, anonymous, check
 
 

@@ -19,7 +19,8 @@ from hippograph.memory.recall.profiles import (
     get_priority,
     get_profile,
 )
-from hippograph.memory.recall.query import Candidate, Components, Mode, select, summary_text
+from hippograph.graph.recall import Components
+from hippograph.memory.recall.query import Candidate, Mode, select, summary_text
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tokens import token_counter
 
@@ -161,24 +162,16 @@ def test_a_fit_file_gives_the_default_fusion_and_each_style_weighed_otherwise(tm
     path = tmp_path / "fit.json"
     path.write_text(json.dumps({
         "weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}, "time_boost": 0.3,
-        "styles": {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "recency": 0.0, "relation": 0.0}, "tie": 0.9}},
+        "styles": {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "recency": 0.0, "relation": 0.0}}},
     }))
     fit = fitted(path)
     assert fit.weights.vector == 0.7 and fit.weights.relation == 0.2
     assert (fit.time.time_boost, fit.time.period_boost) == (0.3, 0.0)
     assert set(fit.styles) == {Style.STATEMENT}
-    assert fit.styles[Style.STATEMENT].weights == Weights(vector=1.0) and fit.styles[Style.STATEMENT].tie == 0.9
+    assert fit.styles[Style.STATEMENT].weights == Weights(vector=1.0)
     profile = PROFILES["hybrid"].with_(weights=fit.weights, time=fit.time, styles=fit.styles)
-    assert profile.fusion(Style.QUESTION).weights == fit.weights and profile.fusion(Style.KEYWORDS).tie == 0.0
+    assert profile.fusion(Style.QUESTION).weights == fit.weights
     assert profile.fusion(Style.STATEMENT) is fit.styles[Style.STATEMENT]
-
-
-@pytest.mark.parametrize("tie", [-0.1, 1.5])
-def test_a_tie_is_a_share(tie: float) -> None:
-    from hippograph.memory.recall.profiles import Fusion
-
-    with pytest.raises(ProfileError, match="tie"):
-        Fusion(Weights(vector=1.0), tie=tie)
 
 
 def test_relative_to_first_delivers_only_what_scores_near_the_best() -> None:

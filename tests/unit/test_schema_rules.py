@@ -11,25 +11,16 @@ from neo4j.exceptions import ClientError, ServiceUnavailable, SessionExpired
 
 from hippograph.api.auth import key_from_headers, key_from_params
 from hippograph.api.logs import accept_request_id
+from hippograph.graph.vocabulary import Tier
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound
 from hippograph.memory.keys import hash_secret
 from hippograph.memory.writing.secrets import SecretRejected
 from hippograph.memory.tiers import ScopeError
-from hippograph.schema.errors import (
-    MASKED_MESSAGE,
-    UNAVAILABLE_MESSAGE,
-    BadInput,
-    BadUserInputError,
-    ErrorCode,
-    LimitExceeded,
-    LimitExceededError,
-    NotFoundError,
-    code_of,
-    user_error,
-)
-from hippograph.schema.events import Event, EventBus
+from hippograph.operations.errors import MASKED_MESSAGE, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, LimitExceeded, code_of
+from hippograph.operations.event_bus import Event, EventBus
+from hippograph.operations.limits import MAX_PAGE, attributes, bounded, bounded_list, check_strings, distinct
+from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError, user_error
 from hippograph.schema.extensions import classify
-from hippograph.schema.limits import MAX_PAGE, attributes, bounded_list, check_strings, page_size
 from hippograph.schema.pagination import decode_cursor, encode_cursor
 
 
@@ -95,15 +86,23 @@ def test_strings_are_checked_everywhere_in_the_input() -> None:
 
 
 def test_page_sizes_and_lists() -> None:
-    assert page_size(MAX_PAGE) == MAX_PAGE
+    assert bounded(MAX_PAGE, "first") == MAX_PAGE
     with pytest.raises(LimitExceeded):
-        page_size(MAX_PAGE + 1)
+        bounded(MAX_PAGE + 1, "first")
     with pytest.raises(BadInput):
-        page_size(0)
+        bounded(0, "first")
+    with pytest.raises(LimitExceeded, match="maxDepth is at most 6"):
+        bounded(7, "maxDepth", 6)
     with pytest.raises(LimitExceeded):
         bounded_list(list(range(51)), "ids")
     with pytest.raises(BadInput):
         attributes([1, 2])
+
+
+def test_distinct_keeps_the_members_each_once_in_order() -> None:
+    assert distinct([Tier.PROJECT, Tier.SESSION, Tier.PROJECT]) == [Tier.PROJECT, Tier.SESSION]
+    assert all(isinstance(t, Tier) for t in distinct([Tier.LONG_TERM]) or [])
+    assert distinct(None) is None
 
 
 def test_cursors_round_trip_and_refuse_forgeries() -> None:

@@ -9,7 +9,7 @@ import pytest
 from hippograph.memory.keys import Caller, Role
 from hippograph.schema import schema
 from hippograph.schema.context import Context
-from hippograph.schema.events import EventBus
+from hippograph.operations.event_bus import EventBus
 from hippograph.schema.extensions import ValidDocuments
 
 

@@ -144,23 +144,16 @@ class Weights:
 
 @dataclass(frozen=True)
 class Fusion:
-    """How a query of one style weighs what the branches measured: the weights, the time and period
-    boosts, and ``tie`` — the share of one of the strongest matches' weighted sum that the memory
-    right after it in its session takes at least (``NeighbourBranch.preceding_share`` of it for the
-    one right before): a memory tied to a strong match is then a candidate in its own right, ranked
-    right behind it, not only a bonus on its own score."""
+    """How a query of one style weighs what the branches measured: the weights and the time and period boosts."""
 
     weights: Weights
     time: TimeMatch = TimeMatch()
-    tie: float = 0.0
 
     def __post_init__(self) -> None:
         if self.time.time_boost < 0:
             raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
         if self.time.period_boost < 0:
             raise ProfileError(f"period_boost must not be negative, got {self.time.period_boost}")
-        if not 0.0 <= self.tie <= 1.0:
-            raise ProfileError(f"tie must be between 0 and 1, got {self.tie}")
 
 
 @dataclass(frozen=True)
@@ -304,8 +297,7 @@ def fitted(path: Path = HYBRID_FIT) -> Fitted:
         time=TimeMatch(time_boost=data.get("time_boost", 0.0), period_boost=data.get("period_boost", 0.0)),
         styles=MappingProxyType({
             Style(name): Fusion(Weights(**style["weights"]),
-                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)),
-                                tie=style.get("tie", 0.0))
+                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)))
             for name, style in data.get("styles", {}).items()
         }),
     )

@@ -22,11 +22,13 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from hippograph.graph import recall as recall_cypher
+from hippograph.graph.recall import Components
 from hippograph.memory.recall import lucene, names, when
-from hippograph.memory.recall.analysis import QueryAnalysis, analyse
+from hippograph.memory.recall.analysis import QueryAnalysis, Style, analyse
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.recall.profiles import (
     Budget,
+    Fusion,
     Priority,
     RecallProfile,
     Selection,
@@ -50,22 +52,6 @@ ENTITY_NAME_FIELDS = ("name",)
 class Mode(str, Enum):
     FULL = "FULL"
     SUMMARY = "SUMMARY"
-
-
-@dataclass(frozen=True)
-class Components:
-    """Why a memory came back, each in [0, 1]; ``vector`` is None when the profile embeds nothing;
-    ``time`` is 1 for a memory that says when, asked when; ``period`` 1 for a memory written in a
-    period (day, month, year) the query names; ``tie``, when not 0, the sum a memory took from a strong match it
-    is tied to, larger than its own weighted sum: its score is then that, boosted."""
-
-    vector: float | None
-    keyword: float
-    recency: float
-    relation: float
-    time: float
-    period: float
-    tie: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -119,6 +105,11 @@ class RecallResult:
     # with its score and components (the explorer draws it; the benchmarks score it).
     ranking: list[Candidate] = field(default_factory=list)
     timings: Timings | None = None
+    # What the scores are measured against: the profile's lines (full above, summary above; None when it
+    # keeps each tier's top k instead) and its weights and boosts (score = the weighted components times
+    # 1 + time_boost·time, times 1 + period_boost·period).
+    lines: tuple[float, float] | None = None
+    weights: dict[str, float] = field(default_factory=dict)
 
 
 def recall(
@@ -147,7 +138,8 @@ def recall(
         now = now.replace(tzinfo=timezone.utc)
     searched = _tiers(tiers)
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
-        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)))
+        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)),
+                            **_measures(chosen, chosen.fusion(Style.QUESTION)))
 
     # Who the query names and the statement share one read transaction: the lookup then costs one
     # round trip, not a transaction of its own (measured: about 1.5 ms against 3). Its time is the
@@ -186,7 +178,18 @@ def recall(
         profile=chosen.name,
         ranking=ranked,
         timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
+        **_measures(chosen, chosen.fusion(analysis.style)),
     )
+
+
+def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
+    """``RecallResult.lines`` of a profile and ``weights`` of the fusion that weighed the query."""
+    gates = profile.gates
+    return {
+        "lines": (gates.full_above, gates.summary_above) if gates.selection is Selection.THRESHOLD else None,
+        "weights": {**fusion.weights.as_params(), "time_boost": fusion.time.time_boost,
+                    "period_boost": fusion.time.period_boost},
+    }
 
 
 def query_vector(services: Services, analysis: QueryAnalysis, speakers: Sequence[str] = ()) -> np.ndarray:
@@ -241,7 +244,6 @@ def build_query(
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,
-        tie=fusion.tie,
     )
 
 
@@ -303,15 +305,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
         id=row["id"],
         tier=Tier(row["tier"]),
         score=float(row["score"]),
-        components=Components(
-            vector=None if row["vector"] is None else float(row["vector"]),
-            keyword=float(row["keyword"]),
-            recency=float(row["recency"]),
-            relation=float(row["relation"]),
-            time=float(row["time"]),
-            period=float(row["period"]),
-            tie=float(row["tie"]),
-        ),
+        components=Components.from_row(row),
         content=row["content"] or "",
         summary=row["summary"],
         cosine=None if row["cosine"] is None else float(row["cosine"]),

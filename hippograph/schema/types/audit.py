@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from hippograph.memory.audit import AuditEvent as StoredAuditEvent
+from hippograph.memory.audit import AuditEvent
 from hippograph.schema.pagination import PageInfo
 
 
@@ -17,8 +17,8 @@ class AuditFilter:
     until: datetime | None = None
 
 
-@strawberry.type(description="One read or write: what was done, to which ids, when.")
-class AuditEvent:
+@strawberry.type(name="AuditEvent", description="One read or write: what was done, to which ids, when.")
+class AuditEntry:
     id: strawberry.ID
     at: datetime
     operation: str
@@ -26,7 +26,7 @@ class AuditEvent:
     detail: str | None
 
     @classmethod
-    def from_event(cls, event: StoredAuditEvent) -> AuditEvent:
+    def from_event(cls, event: AuditEvent) -> AuditEntry:
         return cls(
             id=strawberry.ID(event.id), at=event.at, operation=event.operation,
             ids=[strawberry.ID(i) for i in event.ids], detail=event.detail,
@@ -35,5 +35,5 @@ class AuditEvent:
 
 @strawberry.type
 class AuditEventConnection:
-    nodes: list[AuditEvent]
+    nodes: list[AuditEntry]
     page_info: PageInfo

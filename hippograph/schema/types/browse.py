@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 
-from hippograph.memory.browse import TierUsage as StoredTierUsage
-from hippograph.memory.tiers import trigger
+from hippograph.memory.browse import TierUsage
+from hippograph.memory.tiers import TRIGGER
 from hippograph.schema.pagination import PageInfo
 from hippograph.schema.types.common import MemoryKind, Tier
 from hippograph.schema.types.nodes import Edge, Entity, Memory
 
 
-@strawberry.input(description="Which memories to list; every field narrows the list.")
-class MemoryFilter:
+@strawberry.input(name="MemoryFilter", description="Which memories to list; every field narrows the list.")
+class MemoryFilterInput:
     tiers: list[Tier] | None = None
     project: strawberry.ID | None = None
     session: strawberry.ID | None = None
@@ -49,9 +51,17 @@ class Chain:
     error: Entity
     fix: Entity | None
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Chain:
+        return cls(
+            decision=Entity.from_row(row["decision"]) if row["decision"] else None,
+            error=Entity.from_row(row["error"]),
+            fix=Entity.from_row(row["fix"]) if row["fix"] else None,
+        )
 
-@strawberry.type(description="How full one tier of a scope is; compression starts past `trigger`.")
-class TierUsage:
+
+@strawberry.type(name="TierUsage", description="How full one tier of a scope is; compression starts past `trigger`.")
+class TierFill:
     tier: Tier
     used_tokens: int
     items: int
@@ -62,8 +72,8 @@ class TierUsage:
     session: str | None
 
     @classmethod
-    def from_usage(cls, usage: StoredTierUsage) -> TierUsage:
+    def from_usage(cls, usage: TierUsage) -> TierFill:
         return cls(
             tier=usage.tier, used_tokens=usage.used_tokens, items=usage.items, capacity=usage.capacity,
-            trigger=trigger(usage.tier), fill=round(usage.fill, 4), project=usage.project_id, session=usage.session_id,
+            trigger=TRIGGER[usage.tier], fill=round(usage.fill, 4), project=usage.project_id, session=usage.session_id,
         )

@@ -4,38 +4,29 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from enum import Enum
 from typing import Any
 
 import strawberry
 
 from hippograph.graph.vocabulary import EdgeType as _EdgeType
 from hippograph.graph.vocabulary import EntityType as _EntityType
-from hippograph.memory.recall.profiles import PROFILES
-from hippograph.memory.recall.profiles import Priority as _Priority
-from hippograph.memory.writing.store import KIND_LABELS
 from hippograph.graph.vocabulary import Tier as _Tier
+from hippograph.memory.recall.profiles import Priority as _Priority
+from hippograph.operations import vocabulary
 
 Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
 Priority = strawberry.enum(_Priority, description="The recall budget: critical 3 items / 300 tokens, high 2 / 200, medium 1 / 100, low nothing.")
 EntityType = strawberry.enum(_EntityType, description="The six entity types of the knowledge graph.")
 EdgeType = strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
-
-RecallProfile = strawberry.enum(
-    Enum("RecallProfile", {name.upper(): name for name in PROFILES}),  # type: ignore[misc]
+ProfileName = strawberry.enum(
+    vocabulary.ProfileName, name="RecallProfile",
     description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) all four signals.",
 )
 MemoryKind = strawberry.enum(
-    Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}),  # type: ignore[misc]
+    vocabulary.MemoryKind,
     description="What a memory records; decisions, errors, patterns … also carry an entity label in the graph.",
 )
-
-
-@strawberry.enum(description="Which edges to follow from a node.")
-class Direction(Enum):
-    OUT = "OUT"
-    IN = "IN"
-    BOTH = "BOTH"
+Direction = strawberry.enum(vocabulary.Direction, description="Which edges to follow from a node.")
 
 
 def native_time(value: Any) -> datetime | None:

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, Any, Union
 
 import strawberry
 from strawberry.scalars import JSON
 
+from hippograph.memory.documents import DocumentKind as StoredKind
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 
 
-@strawberry.enum(description="Which Izanagi document: session, project-memory.json or long-term-memory.json.")
-class DocumentKind(Enum):
-    SESSION = "session"
-    PROJECT = "project"
-    LONG_TERM = "long-term"
+DocumentKind = strawberry.enum(
+    StoredKind, description="Which Izanagi document: session, project-memory.json or long-term-memory.json.",
+)
 
 
 @strawberry.type(description="A named value: a tech-stack entry, a convention, a preference.")

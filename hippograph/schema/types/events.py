@@ -6,7 +6,7 @@ from datetime import datetime
 
 import strawberry
 
-from hippograph.schema.events import Event
+from hippograph.operations.event_bus import Event
 
 
 @strawberry.type(description="A change to the caller's memory, as a mutation made it.")

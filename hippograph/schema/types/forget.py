@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 import strawberry
 
-from hippograph.memory.writing.forget import ScopeForgotten as StoredScopeForgotten
+from hippograph.memory.writing.forget import ScopeForgotten
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 
 
@@ -25,9 +25,9 @@ class ForgetUserInput:
     user: strawberry.ID | None = None
 
 
-@strawberry.type(description="How much went: nothing of it stays in any property, index or search. The audit log keeps a "
-                             "tombstone with these counts and the scope, never the content.")
-class ScopeForgotten:
+@strawberry.type(name="ScopeForgotten", description="How much went: nothing of it stays in any property, index or search. "
+                 "The audit log keeps a tombstone with these counts and the scope, never the content.")
+class ScopeErased:
     memories: int = strawberry.field(description="Memories, with the facts and promoted memories derived from the scope "
                                                  "and the summaries only they supported.")
     entities: int = strawberry.field(description="Entities nothing else mentions any more.")
@@ -37,7 +37,7 @@ class ScopeForgotten:
     api_keys: int = strawberry.field(description="Keys erased with their user (forgetUser only).")
 
     @classmethod
-    def from_result(cls, forgotten: StoredScopeForgotten) -> ScopeForgotten:
+    def from_result(cls, forgotten: ScopeForgotten) -> ScopeErased:
         return cls(
             memories=forgotten.memories, entities=forgotten.entities, turns=forgotten.turns,
             sessions=forgotten.sessions, projects=forgotten.projects, api_keys=forgotten.api_keys,
@@ -45,11 +45,11 @@ class ScopeForgotten:
 
 
 ForgetSessionPayload = Annotated[
-    Union[ScopeForgotten, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetSessionPayload")
+    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetSessionPayload")
 ]
 ForgetProjectPayload = Annotated[
-    Union[ScopeForgotten, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetProjectPayload")
+    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetProjectPayload")
 ]
 ForgetUserPayload = Annotated[
-    Union[ScopeForgotten, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetUserPayload")
+    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetUserPayload")
 ]

@@ -9,7 +9,7 @@ from typing import Annotated, Union
 import strawberry
 
 from hippograph.memory.lifecycle.window_budget import Section as StoredSection
-from hippograph.memory.lifecycle.context_window import AssembledContext as StoredContext
+from hippograph.memory.lifecycle.context_window import AssembledContext
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.types.sessions import Promotion
 
@@ -53,8 +53,8 @@ class ContextPiece:
     tokens: int
 
 
-@strawberry.type
-class ContextSection:
+@strawberry.type(name="ContextSection")
+class WindowSection:
     section: ContextSectionName
     budget: int
     tokens: int
@@ -62,19 +62,19 @@ class ContextSection:
     pieces: list[ContextPiece]
 
 
-@strawberry.type(description="The context window, section by section, each within its budget.")
-class AssembledContext:
+@strawberry.type(name="AssembledContext", description="The context window, section by section, each within its budget.")
+class ContextWindow:
     window: int
     tokens: int
-    sections: list[ContextSection]
+    sections: list[WindowSection]
 
     @classmethod
-    def from_context(cls, assembled: StoredContext) -> AssembledContext:
+    def from_context(cls, assembled: AssembledContext) -> ContextWindow:
         return cls(
             window=assembled.window,
             tokens=assembled.tokens,
             sections=[
-                ContextSection(
+                WindowSection(
                     section=ContextSectionName(s.section.value), budget=s.budget, tokens=s.tokens, text=s.text,
                     pieces=[ContextPiece(id=strawberry.ID(p.id) if p.id else None, text=p.text, tokens=p.tokens) for p in s.pieces],
                 )

@@ -17,7 +17,7 @@ from hippograph.graph.vocabulary import EdgeType as StoredEdgeType
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
 from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.context import Info
-from hippograph.schema.limits import MAX_PAGE, page_size
+from hippograph.operations.limits import MAX_PAGE, bounded
 from hippograph.schema.types.common import Direction, EdgeType, EntityType, MemoryKind, Tier, native_time, parse_attributes
 
 
@@ -108,7 +108,7 @@ class Entity:
     @strawberry.field(description=f"Memories that mention or record this entity, newest first (at most {MAX_PAGE}).")
     async def memories(self, info: Info, first: int = 20) -> list[Memory]:
         rows = await info.context.loaders.entity_memories.load(str(self.id))
-        return [Memory.from_row(row["memory"]) for row in rows[: page_size(first)]]
+        return [Memory.from_row(row["memory"]) for row in rows[: bounded(first, "first")]]
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Entity:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields
 from enum import Enum
+from typing import Any, get_type_hints
 
 import strawberry
 
-from hippograph.memory.recall.query import RecallResult as StoredRecallResult
-from hippograph.memory.recall.query import RecalledItem
+from hippograph.graph.recall import Components
+from hippograph.memory.recall.query import Candidate, RecallResult, RecalledItem
+from hippograph.operations.limits import bounded
 from hippograph.schema.context import Info
 from hippograph.schema.types.common import Tier
 from hippograph.schema.types.nodes import Memory
@@ -19,19 +22,25 @@ class RecallMode(Enum):
     SUMMARY = "SUMMARY"
 
 
-@strawberry.type(description="The score's parts, each in [0, 1]; `vector` is null when the profile embeds nothing.")
-class ScoreComponents:
-    vector: float | None
-    keyword: float
-    recency: float
-    relation: float
-    time: float = strawberry.field(description="1 when the query asks when and the memory says when (a time "
-                                               "expression): the weighted sum is then multiplied by 1 + the "
-                                               "profile's time boost; else 0.")
-    period: float = strawberry.field(description="1 when the memory was written in a day, month or year the query "
-                                                 "names (\"in December 2023\", \"on October 13, 2023\"): the "
-                                                 "weighted sum is then multiplied by 1 + the profile's period boost; "
-                                                 "else 0.")
+def _score_components() -> type:
+    """``ScoreComponents``, field by field from the one declaration of the score's parts (``Components``)."""
+    types = get_type_hints(Components)
+    namespace: dict[str, object] = {"__annotations__": {part.name: types[part.name] for part in fields(Components)}}
+    for part in fields(Components):
+        if part.metadata.get("description"):
+            namespace[part.name] = strawberry.field(description=part.metadata["description"])
+    return strawberry.type(
+        type("ScoreComponents", (), namespace),
+        description="The score's parts, each in [0, 1]; `vector` is null when the profile embeds nothing.",
+    )
+
+
+ScoreComponents = _score_components()
+
+
+async def stored_memory(root: strawberry.Parent[Any], info: Info) -> Memory | None:
+    row = await info.context.loaders.memory.load(str(root.id))
+    return Memory.from_row(row) if row else None
 
 
 @strawberry.type
@@ -41,23 +50,46 @@ class RecalledMemory:
     mode: RecallMode
     tier: Tier
     score: float
-    components: ScoreComponents
+    components: ScoreComponents  # type: ignore[valid-type]
     tokens: int
 
-    @strawberry.field(description="The stored memory behind this item.")
-    async def memory(self, info: Info) -> Memory | None:
-        row = await info.context.loaders.memory.load(str(self.id))
-        return Memory.from_row(row) if row else None
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this item.")
 
     @classmethod
     def from_item(cls, item: RecalledItem) -> RecalledMemory:
-        c = item.components
         return cls(
             id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
-            score=item.score, components=ScoreComponents(vector=c.vector, keyword=c.keyword, recency=c.recency, relation=c.relation,
-                                                       time=c.time, period=c.period),
-            tokens=item.tokens,
+            score=item.score, components=ScoreComponents(**asdict(item.components)), tokens=item.tokens,
         )
+
+
+@strawberry.type(description="A row of the profile's ranking above its floor, before the budget chose the items.")
+class RankedMemory:
+    id: strawberry.ID
+    content: str = strawberry.field(description="The memory's full text.")
+    tier: Tier
+    score: float
+    components: ScoreComponents
+    memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this row.")
+
+
+@strawberry.type(description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
+                             "else skipped.")
+class RecallGates:
+    full_above: float
+    summary_above: float
+
+
+@strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
+                             "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
+                             "component.")
+class RecallWeights:
+    vector: float
+    keyword: float
+    recency: float
+    relation: float
+    time_boost: float
+    period_boost: float
 
 
 @strawberry.type
@@ -75,15 +107,26 @@ class RecallTimings:
     total_ms: float
 
 
-@strawberry.type
-class RecallResult:
+@strawberry.type(name="RecallResult")
+class RecallAnswer:
     items: list[RecalledMemory]
     totals: RecallTotals
     profile: str
     timings: RecallTimings | None
+    gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
+                                                             "top k instead (hanzo).")
+    weights: RecallWeights
+    ranked: strawberry.Private[list[Candidate]]
+
+    @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
+                                  "profile's floor, before the budget.")
+    def ranking(self, first: int = 20) -> list[RankedMemory]:
+        return [RankedMemory(id=strawberry.ID(c.id), content=c.content, tier=c.tier, score=c.score,
+                             components=ScoreComponents(**asdict(c.components)))
+                for c in self.ranked[:bounded(first, "first")]]
 
     @classmethod
-    def from_result(cls, result: StoredRecallResult) -> RecallResult:
+    def from_result(cls, result: RecallResult) -> RecallAnswer:
         t = result.timings
         return cls(
             items=[RecalledMemory.from_item(item) for item in result.items],
@@ -93,4 +136,7 @@ class RecallResult:
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
+            gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1]) if result.lines else None,
+            weights=RecallWeights(**result.weights),
+            ranked=result.ranking,
         )

@@ -7,22 +7,21 @@ from typing import Annotated, Any, Union
 
 import strawberry
 from strawberry.scalars import JSON
-from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory import browse
-from hippograph.memory.documents import DocumentKind, export_document
-from hippograph.memory.errors import NotFound
-from hippograph.memory.tiers import Scope
-from hippograph.memory.lifecycle.transcript import TranscriptEntry as StoredEntry, read_transcript
 from hippograph.graph.vocabulary import Tier as StoredTier
+from hippograph.memory.documents import DocumentKind
+from hippograph.memory.errors import NotFound
+from hippograph.memory.lifecycle.transcript import TranscriptEntry
+from hippograph.operations import browse, documents, sessions
+from hippograph.operations.limits import DEFAULT_PAGE
 from hippograph.schema.context import Info
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
-from hippograph.schema.limits import DEFAULT_PAGE, page_size
 from hippograph.schema.types.common import native_time
 from hippograph.schema.types.nodes import Memory
 
-@strawberry.type(description="A turn of the conversation, or the standing summary of older turns.")
-class TranscriptEntry:
+
+@strawberry.type(name="TranscriptEntry", description="A turn of the conversation, or the standing summary of older turns.")
+class TranscriptLine:
     id: strawberry.ID
     role: str
     content: str
@@ -33,7 +32,7 @@ class TranscriptEntry:
     ref: str | None
 
     @classmethod
-    def from_entry(cls, entry: StoredEntry) -> TranscriptEntry:
+    def from_entry(cls, entry: TranscriptEntry) -> TranscriptLine:
         return cls(
             id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
             at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
@@ -50,25 +49,17 @@ class Session:
 
     @strawberry.field(description="The session's own (SESSION-tier) memories, newest first.")
     async def memories(self, info: Info, first: int = DEFAULT_PAGE) -> list[Memory]:
-        page = await run_in_threadpool(
-            browse.memories_page, info.context.services, info.context.user_id,
-            browse.MemoryFilter(tiers=[StoredTier.SESSION], session_id=str(self.id)), page_size(first),
-        )
+        page = await browse.memories(info.context.call, tiers=[StoredTier.SESSION], session=str(self.id), first=first)
         return [Memory.from_row(row) for row in page.rows]
 
     @strawberry.field(description="The standing summary of older turns (if any), then the recent turns.")
-    async def transcript(self, info: Info) -> list[TranscriptEntry]:
-        scope = Scope(info.context.user_id, session_id=str(self.id))
-        entries = await run_in_threadpool(read_transcript, info.context.services, scope)
-        return [TranscriptEntry.from_entry(e) for e in entries]
+    async def transcript(self, info: Info) -> list[TranscriptLine]:
+        return [TranscriptLine.from_entry(e) for e in await sessions.transcript(info.context.call, str(self.id))]
 
     @strawberry.field(description="The session as an Izanagi session document (tasks, active context); null when none was imported.")
     async def document(self, info: Info) -> JSON | None:
         try:
-            return await run_in_threadpool(
-                export_document, info.context.services, DocumentKind.SESSION, info.context.user_id,
-                project_id=self.project, session_id=str(self.id),
-            )
+            return await documents.export_document(info.context.call, DocumentKind.SESSION, self.project, str(self.id))
         except NotFound:
             return None
 
@@ -105,8 +96,8 @@ class Promotion:
     to: strawberry.ID
 
 
-@strawberry.type
-class SessionEnded:
+@strawberry.type(name="SessionEnded")
+class EndedSession:
     session: Session
     promoted: list[Promotion]
     evicted: list[strawberry.ID]
@@ -117,5 +108,5 @@ StartSessionPayload = Annotated[
     Union[SessionStarted, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("StartSessionPayload")
 ]
 EndSessionPayload = Annotated[
-    Union[SessionEnded, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("EndSessionPayload")
+    Union[EndedSession, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("EndSessionPayload")
 ]

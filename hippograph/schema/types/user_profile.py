@@ -4,36 +4,30 @@ imported, beside what the graph holds now."""
 from __future__ import annotations
 
 import strawberry
-from starlette.concurrency import run_in_threadpool
 
-from hippograph.memory import browse
-from hippograph.memory.documents import DocumentKind as StoredKind
-from hippograph.memory.documents import export_document
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
-from hippograph.memory.errors import NotFound as StoredNotFound
-from hippograph.memory.tiers import Scope
+from hippograph.memory.documents import DocumentKind
+from hippograph.memory.errors import NotFound
+from hippograph.operations import browse, documents
+from hippograph.operations.limits import MAX_CHAINS, MAX_PAGE
 from hippograph.schema.context import Info
-from hippograph.schema.limits import MAX_PAGE
-from hippograph.schema.types.browse import Chain, TierUsage
+from hippograph.schema.types.browse import Chain, TierFill
 from hippograph.schema.types.documents import LongTermDocument, ProjectDocument, Setting
 from hippograph.schema.types.nodes import Entity
 
 
 async def _entities(info: Info, kind: StoredEntityType, project: str | None, active_only: bool) -> list[Entity]:
-    page = await run_in_threadpool(
-        browse.entities_page, info.context.services, info.context.user_id, MAX_PAGE, kind,
-        project_id=project, user_level=project is None,
+    page = await browse.entities(
+        info.context.call, entity_type=kind, project=project, first=MAX_PAGE, user_level=project is None,
     )
     entities = [Entity.from_row(row) for row in page.rows]
     return [e for e in entities if e.valid_until is None] if active_only else entities
 
 
-async def _export(info: Info, kind: StoredKind, project: str | None = None) -> dict | None:
+async def _export(info: Info, kind: DocumentKind, project: str | None = None) -> dict | None:
     try:
-        return await run_in_threadpool(
-            export_document, info.context.services, kind, info.context.user_id, project_id=project,
-        )
-    except StoredNotFound:
+        return await documents.export_document(info.context.call, kind, project)
+    except NotFound:
         return None
 
 
@@ -43,7 +37,7 @@ class Project:
 
     @strawberry.field(description="The profile as project-memory.json (null when none was imported).")
     async def document(self, info: Info) -> ProjectDocument | None:
-        found = await _export(info, StoredKind.PROJECT, str(self.id))
+        found = await _export(info, DocumentKind.PROJECT, str(self.id))
         return ProjectDocument.from_document(found) if found else None
 
     @strawberry.field(description=f"The project's decisions (active only by default; at most {MAX_PAGE}).")
@@ -56,26 +50,18 @@ class Project:
 
     @strawberry.field(description="decision → error → fix chains of the project.")
     async def chains(self, info: Info) -> list[Chain]:
-        rows = await run_in_threadpool(browse.chains, info.context.services, info.context.user_id, str(self.id), MAX_PAGE)
-        return [
-            Chain(
-                decision=Entity.from_row(r["decision"]) if r["decision"] else None, error=Entity.from_row(r["error"]),
-                fix=Entity.from_row(r["fix"]) if r["fix"] else None,
-            )
-            for r in rows
-        ]
+        return [Chain.from_row(row) for row in await browse.chains(info.context.call, str(self.id), MAX_CHAINS)]
 
     @strawberry.field
-    async def tier_usage(self, info: Info) -> TierUsage:
-        usage = await run_in_threadpool(browse.tier_usage, info.context.services, Scope(info.context.user_id, str(self.id)))
-        return TierUsage.from_usage(usage[0])
+    async def tier_usage(self, info: Info) -> TierFill:
+        return TierFill.from_usage((await browse.tier_usage(info.context.call, str(self.id)))[0])
 
 
 @strawberry.type(description="The caller's long-term profile: preferences, recurring patterns, learning.")
 class Profile:
     @strawberry.field(description="The profile as long-term-memory.json (null when none was imported).")
     async def document(self, info: Info) -> LongTermDocument | None:
-        found = await _export(info, StoredKind.LONG_TERM)
+        found = await _export(info, DocumentKind.LONG_TERM)
         return LongTermDocument.from_document(found) if found else None
 
     @strawberry.field(description="Current preferences (a newer value for a key replaces the old one).")
@@ -89,6 +75,5 @@ class Profile:
         return await _entities(info, StoredEntityType.PATTERN, None, False)
 
     @strawberry.field
-    async def tier_usage(self, info: Info) -> TierUsage:
-        usage = await run_in_threadpool(browse.tier_usage, info.context.services, Scope(info.context.user_id))
-        return TierUsage.from_usage(usage[0])
+    async def tier_usage(self, info: Info) -> TierFill:
+        return TierFill.from_usage((await browse.tier_usage(info.context.call))[0])

@@ -1,4 +1,4 @@
-"""In-process publish/subscribe of memory events, fed by the mutations.
+"""In-process publish/subscribe of memory events, fed by the operations that change memory.
 
 Each subscriber has its own bounded queue; a subscriber that does not keep up
 loses its oldest events rather than slowing the writers down. Delivery is
@@ -39,7 +39,7 @@ class _Subscriber:
 
 
 class EventBus:
-    """Must be used from the event loop's thread (resolvers are coroutines, so it is)."""
+    """Must be used from the event loop's thread (operations are coroutines, so it is)."""
 
     def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self._queue_size = queue_size

@@ -1,0 +1,47 @@
+"""``forget_session``, ``forget_project`` and ``forget_user``: erasing a whole scope."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+
+from hippograph.memory.errors import NotFound
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing import forget as forget_rules
+from hippograph.memory.writing.forget import ScopeForgotten
+from hippograph.operations.call import Call
+from hippograph.operations.event_bus import Event
+from hippograph.operations.limits import ident
+
+
+async def forget_session(call: Call, session_id: str) -> ScopeForgotten:
+    """Erase a session: its memories and turns, what was derived from it, and what only they supported."""
+    session_id = ident(session_id, "id")
+    Scope(call.user_id, session_id=session_id)  # a malformed id is the caller's mistake
+    forgotten = await run_in_threadpool(forget_rules.forget_session, call.services, call.user_id, session_id, call.actor)
+    call.publish("SESSION_FORGOTTEN", forgotten.project_id, session_id,
+                 memory_ids=forgotten.memory_ids, entity_ids=forgotten.entity_ids)
+    return forgotten
+
+
+async def forget_project(call: Call, project_id: str) -> ScopeForgotten:
+    """Erase a project: its memories, its sessions (as ``forget_session`` does), entities and node."""
+    project_id = ident(project_id, "id")
+    Scope(call.user_id, project_id)
+    forgotten = await run_in_threadpool(forget_rules.forget_project, call.services, call.user_id, project_id, call.actor)
+    call.publish("PROJECT_FORGOTTEN", project_id, memory_ids=forgotten.memory_ids, entity_ids=forgotten.entity_ids)
+    return forgotten
+
+
+async def forget_user(call: Call, user: str | None = None) -> ScopeForgotten:
+    """Erase a user — the caller, or with an admin key anyone — with everything they own."""
+    user_id = ident(user, "user") if user is not None else call.user_id
+    Scope(user_id)
+    # Another user's id from a non-admin is answered as if there were no such user: existence is never revealed.
+    if user_id != call.user_id and not call.caller.is_admin:
+        raise NotFound(f"user {user_id} not found")
+    forgotten = await run_in_threadpool(forget_rules.forget_user, call.services, user_id, call.actor)
+    if forgotten.nothing:
+        raise NotFound(f"user {user_id} not found")
+    # The user's open subscriptions hear it last; their sockets close as their keys are gone (hippograph.api.sockets).
+    call.events.publish(Event("USER_FORGOTTEN", user_id))
+    return forgotten

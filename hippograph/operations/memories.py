@@ -1,0 +1,96 @@
+"""``remember``, ``update_memory`` and ``forget`` (one memory or one entity)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from starlette.concurrency import run_in_threadpool
+
+from hippograph.graph.vocabulary import EntityType, Tier
+from hippograph.memory import browse
+from hippograph.memory.errors import NotFound
+from hippograph.memory.writing import forget as forget_rules
+from hippograph.memory.writing import updates
+from hippograph.memory.writing.forget import Forgotten
+from hippograph.memory.writing.secrets import check_id
+from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, Remembered, remember as store_memory
+from hippograph.memory.writing.updates import Updated
+from hippograph.operations.call import Call
+from hippograph.operations.errors import BadInput
+from hippograph.operations.limits import MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_text
+
+
+class _Keep:
+    """The summary an update leaves as it is (``None`` clears it)."""
+
+
+KEEP: Final = _Keep()
+
+
+async def remember(
+    call: Call,
+    content: str,
+    tier: Tier,
+    *,
+    kind: str = "note",
+    project: str | None = None,
+    session: str | None = None,
+    relevance: float = 1.0,
+    summary: str | None = None,
+    attributes: Any = None,
+    mentions: Sequence[tuple[EntityType, str]] | None = None,
+) -> Remembered:
+    """Store a memory under its tier's rules; ``content`` is checked by the writer, which names the field."""
+    scope = caller_scope(call.user_id, project, session)
+    named = [(type_, entity_name(name, f"mentions[{i}].name"))
+             for i, (type_, name) in enumerate(bounded_list(mentions, "mentions", MAX_LIST) or [])]
+    item = MemoryInput(
+        content=content, tier=tier, kind=kind, relevance=relevance,
+        summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), attributes=json_object(attributes), mentions=named,
+    )
+    stored = await run_in_threadpool(store_memory, call.services, scope, item)
+    if stored.created:
+        plan, tier_scope = stored.compression, scope.for_tier(tier)
+        call.publish("REMEMBERED", tier_scope.project_id, tier_scope.session_id,
+                     memory_ids=(stored.id, *((plan.delete + plan.archive) if plan else [])), entity_ids=stored.entity_ids)
+    return stored
+
+
+async def update_memory(
+    call: Call, memory_id: str, content: str | None = None, summary: str | None | _Keep = KEEP,
+    relevance: float | None = None,
+) -> Updated:
+    """Change what is given: ``content`` (checked by the writer), ``summary`` (``None`` clears it), ``relevance``."""
+    memory_id = ident(memory_id, "id")
+    changes: dict[str, Any] = {"content": content, "relevance": relevance}
+    if not isinstance(summary, _Keep):
+        changes["summary"] = optional_text(summary, "summary", MAX_CONTENT_CHARS)
+    updated = await run_in_threadpool(lambda: updates.update_memory(call.services, call.user_id, memory_id, **changes))
+    row = updated.memory
+    call.publish("UPDATED", row.get("projectId"), row.get("sessionId"), memory_ids=(memory_id,))
+    return updated
+
+
+async def forget(call: Call, memory: str | None = None, entity: str | None = None) -> Forgotten:
+    """Erase exactly one memory or one entity, with what only it supported."""
+    if (memory is None) == (entity is None):
+        raise BadInput("give exactly one of memory or entity", field="input")
+    services, user_id = call.services, call.user_id
+    if memory is not None:
+        # Refused before the lookup, which would only say "not found".
+        memory_id = check_id("memory", ident(memory, "memory"))
+        row = (await run_in_threadpool(browse.get_memories, services, user_id, [memory_id])).get(memory_id)
+        if row is None:
+            raise NotFound(f"memory {memory_id} not found")
+        forgotten = await run_in_threadpool(forget_rules.forget_memory, services, user_id, memory_id)
+        project_id, session_id = row.get("projectId"), row.get("sessionId")
+    else:
+        entity_id = check_id("entity", ident(entity, "entity"))
+        row = (await run_in_threadpool(browse.get_entities, services, user_id, [entity_id])).get(entity_id)
+        if row is None:
+            raise NotFound(f"entity {entity_id} not found")
+        forgotten = await run_in_threadpool(forget_rules.forget_entity, services, user_id, entity_id)
+        project_id, session_id = browse.entity_project(row), None
+    call.publish("FORGOTTEN", project_id, session_id, memory_ids=forgotten.memories, entity_ids=forgotten.entities)
+    return forgotten

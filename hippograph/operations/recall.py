@@ -1,0 +1,27 @@
+"""``recall``: the caller's best memories for a query, within the priority's budget."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from starlette.concurrency import run_in_threadpool
+
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.recall.profiles import DEFAULT_PROFILE, Priority
+from hippograph.memory.recall.query import RecallResult, recall as recall_memories
+from hippograph.operations.call import Call
+from hippograph.operations.limits import MAX_QUERY, caller_scope, distinct, text
+
+
+async def recall(
+    call: Call, query: str, *, priority: Priority = Priority.MEDIUM, profile: str = DEFAULT_PROFILE,
+    tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
+) -> RecallResult:
+    """Recall, timed into ``hippograph_recall_seconds`` whichever interface asked."""
+    text(query, "query", MAX_QUERY)
+    scope = caller_scope(call.user_id, project, session)
+    started = time.perf_counter()
+    result = await run_in_threadpool(recall_memories, call.services, query, scope, priority, profile, distinct(tiers))
+    call.metrics.recall(result.profile, time.perf_counter() - started)
+    return result

@@ -1,8 +1,8 @@
 """Recall against the real Neo4j and the real model: profiles, scope, Lucene safety, relation depth.
 
 Expectations are computed by hand from the fixtures: recency is exact (ages are
-whole half-lives), keyword is 1 for the best BM25 match (equal-length texts
-tie), and for hanzo the memories' vectors are built to have chosen cosines with
+whole half-lives), keyword is 1 for a memory holding every keyword some memory holds (equal-length
+texts tie), and for hanzo the memories' vectors are built to have chosen cosines with
 the query's embedding.
 """
 
@@ -359,6 +359,31 @@ def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Se
     updates.update_memory(clean_db, "u1", ids["question"], content="Ana: how was the trip to Porto?")
     assert found("Lisbon") == {}
     assert set(found("Porto")) == {"question", "answer"}
+
+
+def test_keyword_is_the_share_of_the_found_keywords_a_memory_holds(clean_db: Services) -> None:
+    """A memory's keyword is its BM25 over the idfs of the query's keywords that some memory holds: the
+    best match holding one of three found keywords scores a third, not 1; a keyword nothing holds counts for
+    nothing."""
+    ids = write(clean_db, [
+        {"key": "one", "content": "walnut orchard"},
+        {"key": "two", "content": "quince marmalade"},
+        {"key": "three", "content": "persimmon harvest"},
+        {"key": "none", "content": "unrelated filler text"},
+    ])
+    profile = RecallProfile(name="keyword", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+                            relation=RelationBranch(anchor_k=0),
+                            gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS))
+
+    def found(query: str) -> dict[str, float]:
+        ranked = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False).ranking
+        return {key: c.components.keyword for key, memory_id in ids.items() for c in ranked if c.id == memory_id}
+
+    # Each keyword is held by one memory of four: equal idfs.
+    assert found("walnut quince persimmon zeppelin") == {
+        "one": pytest.approx(1 / 3), "two": pytest.approx(1 / 3), "three": pytest.approx(1 / 3)}
+    assert found("walnut orchard quince") == {"one": pytest.approx(2 / 3), "two": pytest.approx(1 / 3)}
+    assert found("walnut zeppelin") == {"one": pytest.approx(1.0)}
 
 
 def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services) -> None:

@@ -150,7 +150,8 @@ def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -
         name: style["weights"] for name, style in shipped.get("styles", {}).items()}
     for weights in [shipped["weights"], *(style["weights"] for style in shipped.get("styles", {}).values())]:
         assert sum(weights.values()) == pytest.approx(1.0)
-    assert shipped["questions"] > 0 and shipped["held_out"]
+    assert shipped["questions"] and all(n > 0 for n in shipped["questions"].values())
+    assert set(shipped["held_out"]) == set(shipped["questions"])
 
 
 def test_a_fit_file_gives_the_default_fusion_and_each_style_weighed_otherwise(tmp_path) -> None:

@@ -36,9 +36,11 @@ The components, each in [0, 1]:
 * ``keyword`` — the memory's BM25 score for the query's keywords (the idf of each
   keyword it holds, from the caller's own memories: see ``KEYWORD_BRANCH``; in hybrid a
   session memory holds the words of the text said right before it too, as an answer its question's) divided
-  by the best BM25 score among the caller's in-scope keyword hits (per-branch max
-  normalisation, as neo4j-graphrag's hybrid query does): the best keyword match
-  in scope scores 1, a memory matching no keyword 0.
+  by the sum of the idfs of the query's keywords that some memory of the caller holds: a memory holding
+  them all scores 1, a memory matching no keyword 0. Not divided by the best match's score (neo4j-graphrag's
+  max normalisation), which gave a memory holding one common word of ten 1 whenever nothing held more, so a
+  keyword branch that found next to nothing outvoted a vector branch that found the answer (held out, on
+  LongMemEval and LoCoMo-Plus: the figures in the README's Recall section).
 * ``recency`` — ``0.5 ** (age_days / half_life_days)`` with age from ``createdAt``
   to ``now`` (a parameter, so tests are deterministic); a memory created at
   ``now`` scores 1, one half-life old 0.5. Default half-life: 30 days.

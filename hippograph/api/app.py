@@ -39,14 +39,14 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
         app.state.callers = CallerCache(settings.auth_cache_ms / 1000.0) if settings.auth_cache_ms > 0 else None
         if services is not None:
             app.state.services = services
-            app.state.metrics.watch_writes(services.write_counts)
+            app.state.metrics.watch_writes(services.writer.counts)
             app.state.mcp = streamable_http(services, app.state.events, app.state.metrics)
             async with watching(services) as app.state.sockets, app.state.mcp.running():
                 yield
             return
         with open_services(settings) as opened:
             app.state.services = opened
-            app.state.metrics.watch_writes(opened.write_counts)
+            app.state.metrics.watch_writes(opened.writer.counts)
             app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
             task = None
             if settings.consolidate_every > 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from typing import Any
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
@@ -19,6 +20,7 @@ from strawberry.types import ExecutionResult
 
 from hippograph.api import graphiql, request_body
 from hippograph.api.auth import identify, key_from_headers, key_from_params
+from hippograph.memory.writing.outcomes import Deadline, set_deadline
 from hippograph.schema import schema
 from hippograph.schema.context import Context
 from hippograph.schema.errors import ErrorCode
@@ -69,8 +71,13 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             await super().__call__(scope, receive, send)
             return
         # The request runs as a task of its own, so that the answer can leave at the deadline even
-        # while a worker thread it waits on (which cannot be interrupted) is still busy.
-        running = asyncio.ensure_future(self.run(Request(scope=scope, receive=receive)))
+        # while a worker thread it waits on (which cannot be interrupted) is still busy. Its writes
+        # see the deadline (``hippograph.memory.writing.outcomes``): none begins once the answer has
+        # gone out, and a request that has begun writing is answered with its outcome instead.
+        deadline = Deadline()
+        context = contextvars.copy_context()
+        context.run(set_deadline, deadline)
+        running = asyncio.get_running_loop().create_task(self.run(Request(scope=scope, receive=receive)), context=context)
         try:
             response = await asyncio.wait_for(asyncio.shield(running), self.timeout)
         except HTTPException as exc:
@@ -78,9 +85,24 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             # answers as a GraphQL error with a code, like every other error, not as plain text.
             response = request_error(exc.status_code, exc.reason)
         except TimeoutError:
-            running.add_done_callback(_forget)
-            response = coded_error(ErrorCode.LIMIT_EXCEEDED, f"the request ran longer than {self.timeout:g} s and was cut off")
+            response = await self.past_deadline(running, deadline)
         await response(scope, receive, send)
+
+    async def past_deadline(self, running: asyncio.Task[Response], deadline: Deadline) -> Response:
+        """The answer once the deadline has passed: cut off if no write began (and none will); else the
+        request's own outcome, waited for as long again, and past that OUTCOME_UNKNOWN."""
+        if deadline.expire():
+            try:
+                return await asyncio.wait_for(asyncio.shield(running), self.timeout)
+            except TimeoutError:
+                running.add_done_callback(_forget)
+                return coded_error(
+                    ErrorCode.OUTCOME_UNKNOWN,
+                    f"the request's write did not finish within {2 * self.timeout:g} s; it may or may not be stored. "
+                    "Retrying it is safe: a write already stored answers with its memory instead of storing it again",
+                )
+        running.add_done_callback(_forget)
+        return coded_error(ErrorCode.LIMIT_EXCEEDED, f"the request ran longer than {self.timeout:g} s and was cut off")
 
     def decode_json(self, data: str | bytes) -> object:
         """A GET request's ``variables`` and ``extensions``, as strictly as a body (they are short)."""

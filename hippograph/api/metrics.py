@@ -14,7 +14,7 @@ from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
 
-from hippograph.memory.services import WriteCounts
+from hippograph.memory.writing.writer import WriteCounts
 
 # Seconds: a GraphQL operation is a few ms to a few seconds (embedding on CPU).
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -51,7 +51,7 @@ class Metrics:
         )
 
     def watch_writes(self, counts: WriteCounts) -> None:
-        """The write path's own counts (``Services.write_counts``), read at each scrape."""
+        """The write path's own counts (``Writer.counts``), read at each scrape."""
         self.registry.register(_WriteCollector(counts))
 
     def operation(self, name: str, seconds: float, failed: bool) -> None:

@@ -159,37 +159,43 @@ def tier_usage(*, project: str | None = None, session: str | None = None) -> Ope
 def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, project: str | None = None,
              session: str | None = None, relevance: float | None = None, summary: str | None = None,
              attributes: dict[str, Any] | None = None,
-             mentions: Sequence[tuple[EntityType, str]] | None = None) -> Operation[Remembered]:
-    """Store a memory under its tier's rules; a PROJECT memory needs ``project``, a SESSION one ``session``."""
+             mentions: Sequence[tuple[EntityType, str]] | None = None,
+             request_id: str | None = None) -> Operation[Remembered]:
+    """Store a memory under its tier's rules; a PROJECT memory needs ``project``, a SESSION one ``session``.
+
+    A retry with the same ``request_id`` answers the first attempt's outcome instead of writing again."""
     return REMEMBER.bind(input=_input(
         content=content, tier=tier, kind=kind, project=project, session=session, relevance=relevance, summary=summary,
-        attributes=attributes, mentions=[{"type": t, "name": n} for t, n in mentions] if mentions else None))
+        attributes=attributes, mentions=[{"type": t, "name": n} for t, n in mentions] if mentions else None,
+        request_id=request_id))
 
 
 def record_decision(decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
                     tier: Tier = Tier.PROJECT, project: str | None = None,
-                    session: str | None = None) -> Operation[Recorded]:
+                    session: str | None = None, request_id: str | None = None) -> Operation[Recorded]:
     """Record a decision; the active decisions it ``conflicts_with`` are closed."""
     return RECORD_DECISION.bind(input=_input(decision=decision, reason=reason, conflicts_with=conflicts_with, tier=tier,
-                                             project=project, session=session))
+                                             project=project, session=session, request_id=request_id))
 
 
 def record_error(error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,
-                 project: str | None = None, session: str | None = None) -> Operation[Recorded]:
+                 project: str | None = None, session: str | None = None,
+                 request_id: str | None = None) -> Operation[Recorded]:
     """Record an error, with its fix (error -SOLVED_BY-> fix) and the decision that caused it."""
     return RECORD_ERROR.bind(input=_input(error=error, fix=fix, caused_by=caused_by, tier=tier, project=project,
-                                          session=session))
+                                          session=session, request_id=request_id))
 
 
 def record_pattern(pattern: str, *, count: int = 1, tier: Tier = Tier.LONG_TERM, project: str | None = None,
-                   session: str | None = None) -> Operation[Recorded]:
+                   session: str | None = None, request_id: str | None = None) -> Operation[Recorded]:
     """Record a recurring pattern."""
-    return RECORD_PATTERN.bind(input=_input(pattern=pattern, count=count, tier=tier, project=project, session=session))
+    return RECORD_PATTERN.bind(input=_input(pattern=pattern, count=count, tier=tier, project=project, session=session,
+                                            request_id=request_id))
 
 
-def set_preference(key: str, value: str) -> Operation[Recorded]:
+def set_preference(key: str, value: str, *, request_id: str | None = None) -> Operation[Recorded]:
     """Set a long-term preference, closing the key's previous value."""
-    return SET_PREFERENCE.bind(input=_input(key=key, value=value))
+    return SET_PREFERENCE.bind(input=_input(key=key, value=value, request_id=request_id))
 
 
 def start_session(id: str, *, project: str | None = None) -> Operation[SessionStarted]:
@@ -199,7 +205,7 @@ def start_session(id: str, *, project: str | None = None) -> Operation[SessionSt
 
 def append_turn(session: str, role: str, content: str, *, project: str | None = None,
                 ref: str | None = None) -> Operation[TurnAppended]:
-    """Append a turn to a session's transcript (past 75 % of its budget the oldest third is summarised)."""
+    """Append a turn to a session's transcript (past its trigger share of the budget the oldest third is summarised)."""
     return APPEND_TURN.bind(input=_input(session=session, role=role, content=content, project=project, ref=ref))
 
 

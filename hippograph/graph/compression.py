@@ -7,7 +7,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph.memories import IN_TIER_SCOPE, refresh_preceding_of
+from hippograph.graph.memories import refresh_preceding_of
+from hippograph.graph.scope import IN_TIER_SCOPE
 
 # One scope of one tier, as the compression policy needs it.
 TIER_SNAPSHOT = f"""

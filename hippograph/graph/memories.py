@@ -15,6 +15,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.scope import IN_TIER_SCOPE
+
 # Properties a caller reads back; the embedding stays in the store.
 MEMORY_FIELDS = """
   id: m.id, content: m.content, summary: m.summary, tier: m.tier, kind: m.kind,
@@ -46,7 +48,8 @@ CREATE (m:Memory {
   userId: row.userId, projectId: row.projectId, sessionId: row.sessionId,
   createdAt: datetime(row.createdAt), validFrom: datetime(row.createdAt),
   relevance: row.relevance, accessCount: 0, tokens: row.tokens, summaryTokens: row.summaryTokens,
-  archived: false, attributes: row.attributes, contentHash: row.contentHash, speaker: row.speaker
+  archived: false, attributes: row.attributes, contentHash: row.contentHash, speaker: row.speaker,
+  requestId: row.requestId
 })
 SET m:$(row.labels)
 CREATE (user)-[:REMEMBERS]->(m)
@@ -77,13 +80,6 @@ WHERE m.archived = false
 RETURN m.id AS id, m.attributes AS attributes
 """
 
-FIND_BY_HASH = """
-MATCH (m:Memory {userId: $userId, contentHash: $contentHash})
-WHERE m.archived = false
-RETURN m.id AS id
-LIMIT 1
-"""
-
 FIND_BY_HASHES = """
 UNWIND $contentHashes AS contentHash
 MATCH (m:Memory {userId: $userId, contentHash: contentHash})
@@ -91,8 +87,13 @@ WHERE m.archived = false
 RETURN contentHash, min(m.id) AS id
 """
 
-# The memories of one scope of one tier: long term is per user, project per project, session per session.
-IN_TIER_SCOPE = "CASE $tier WHEN 'LONG_TERM' THEN true WHEN 'PROJECT' THEN m.projectId = $projectId ELSE m.sessionId = $sessionId END"
+# The memories written by the client requests $requestIds, archived or not: a retry answers with
+# the memory its request wrote (the request id lives on the memory, so forgetting it leaves none).
+FIND_BY_REQUEST_IDS = """
+UNWIND $requestIds AS requestId
+MATCH (m:Memory {userId: $userId, requestId: requestId})
+RETURN requestId, m.id AS id, m.contentHash AS contentHash
+"""
 
 # How full a tier is, for one scope: every memory still stored counts; an
 # archived one is kept for history and counts no longer.
@@ -322,14 +323,15 @@ def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict
     return {r["id"]: r["attributes"] for r in tx.run(ATTRIBUTES, userId=user_id, ids=list(ids))}
 
 
-def find_by_hash(tx: ManagedTransaction, user_id: str, content_hash: str) -> str | None:
-    record = tx.run(FIND_BY_HASH, userId=user_id, contentHash=content_hash).single()
-    return record["id"] if record else None
-
-
 def find_by_hashes(tx: ManagedTransaction, user_id: str, content_hashes: Sequence[str]) -> dict[str, str]:
     """Stored memory ids by content hash, for the hashes that are stored."""
     return {r["contentHash"]: r["id"] for r in tx.run(FIND_BY_HASHES, userId=user_id, contentHashes=list(content_hashes))}
+
+
+def find_by_request_ids(tx: ManagedTransaction, user_id: str, request_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """(memory id, content hash) by request id, for the requests whose memory is stored."""
+    return {r["requestId"]: (r["id"], r["contentHash"])
+            for r in tx.run(FIND_BY_REQUEST_IDS, userId=user_id, requestIds=list(request_ids))}
 
 
 def tier_usage(

@@ -54,27 +54,17 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
+from hippograph.graph import scope
 from hippograph.graph.vocabulary import RELATION_TYPES, Tier
 
 MAX_HOPS_LIMIT = 6
 
-# The caller's scope, for a memory `m` already matched on userId. A user alone sees all
-# their memories; a project adds that project's PROJECT memories and sessions; a session
-# narrows the SESSION tier to itself. Archived memories and closed facts never count.
-IN_SCOPE = """
-  NOT coalesce(m.archived, false) AND m.validUntil IS NULL AND m.tier IN $tiers
-  AND CASE m.tier
-        WHEN 'LONG_TERM' THEN true
-        WHEN 'PROJECT' THEN ($projectId IS NULL AND $sessionId IS NULL) OR m.projectId = $projectId
-        WHEN 'SESSION' THEN CASE
-            WHEN $sessionId IS NOT NULL THEN m.sessionId = $sessionId
-            WHEN $projectId IS NOT NULL THEN m.projectId = $projectId
-            ELSE true END
-        ELSE false
-      END
-"""
+# The caller's scope, for a memory `m` already matched on userId (``hippograph.graph.scope``: a user
+# alone sees all their memories, a project adds that project's, a session narrows the SESSION tier
+# to itself). Archived memories and closed facts never count.
+IN_SCOPE = f"NOT coalesce(m.archived, false) AND m.validUntil IS NULL AND m.tier IN $tiers AND {scope.SEEN}"
 
 # 1. how many memories the caller owns: every memory hangs from its user by one REMEMBERS, so this is
 # the user node's degree, read in constant time however large the owner (it picks the vector path).
@@ -494,20 +484,17 @@ class RecallQuery:
 def index_searches(project: bool, session: bool, per_tier: bool) -> str:
     """The index searches of a scope: what ``IN_SCOPE`` asks of each tier as a filter, tiers that ask
     the same searched together (unless ``per_tier``), each for its own top k."""
-    scopes = {
-        Tier.LONG_TERM: "",
-        Tier.PROJECT: " AND m.projectId = $projectId" if project else None if session else "",
-        Tier.SESSION: " AND m.sessionId = $sessionId" if session else " AND m.projectId = $projectId" if project else "",
-    }
+    named = [name for name, given in zip(scope.SCOPE_IDS, (project, session)) if given]
+    filters = {tier: scope.index_filter(tier, named) for tier in scope.PLACED_BY}
     groups: dict[str, list[Tier]] = {}
-    for tier, scope in scopes.items():
-        if scope is not None:
-            groups.setdefault(f"{tier.value}{scope}" if per_tier else scope, []).append(tier)
+    for tier, condition in filters.items():
+        if condition is not None:
+            groups.setdefault(f"{tier.value}{condition}" if per_tier else condition, []).append(tier)
     searches = []
     for tiers in groups.values():
         names = "[" + ", ".join(f"'{tier.value}'" for tier in tiers) + "]"
         limit = f"$tierIndexK['{tiers[0].value}']" if per_tier else "$indexK"
-        searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", scopes[tiers[0]])
+        searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", filters[tiers[0]])
                         .replace("__LIMIT__", limit))
     return "        UNION ALL\n".join(searches)
 
@@ -536,27 +523,3 @@ def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[s
     """The ranked candidate rows, best first, each with its score components."""
     # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
     return [dict(record) for record in tx.run(query.statement(), query.parameters())]
-
-
-def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
-    """Run the statement under PROFILE: total db hits, rows, and the operators that cost most."""
-    with driver.session(database=database, default_access_mode="READ") as session:
-        result = session.run(query.statement().replace("CYPHER 25\n", "CYPHER 25 PROFILE\n", 1), query.parameters())
-        rows = len(list(result))
-        summary = result.consume()
-    operators: list[dict[str, Any]] = []
-
-    def walk(plan: Mapping[str, Any]) -> None:
-        operators.append({
-            "operator": plan.get("operatorType"), "dbHits": plan.get("dbHits", 0), "rows": plan.get("rows", 0),
-            "details": (plan.get("args") or {}).get("Details", ""),
-        })
-        for child in plan.get("children", []):
-            walk(child)
-
-    walk(summary.profile or {})
-    return {
-        "rows": rows,
-        "dbHits": sum(op["dbHits"] for op in operators),
-        "operators": sorted(operators, key=lambda op: op["dbHits"], reverse=True),
-    }

@@ -12,11 +12,12 @@ from hippograph.graph.memories import MEMORY_FIELDS, SET_VECTORS, refresh_preced
 MEMORY_FOR_UPDATE = """
 MATCH (m:Memory {id: $id, userId: $userId})
 RETURN m.tier AS tier, m.kind AS kind, m.projectId AS projectId, m.sessionId AS sessionId,
-       m.tokens AS tokens, m.summaryTokens AS summaryTokens, m.archived AS archived
+       m.tokens AS tokens, m.summaryTokens AS summaryTokens, m.archived AS archived, m.requestId AS requestId
 """
 
 # Values left null keep what is stored; ``$setSummary`` tells "clear the summary" from "leave it".
 # A summary that stands in for the content in the tier's count (summaryTokens set) keeps doing so.
+# The memory remembers the last request that wrote it: a retry of that request changes nothing.
 UPDATE_MEMORY = f"""
 MATCH (m:Memory {{id: $id, userId: $userId}})
 SET m.content = coalesce($content, m.content),
@@ -27,6 +28,7 @@ SET m.content = coalesce($content, m.content),
       WHEN $setSummary AND m.summaryTokens IS NOT NULL THEN $summaryTokens
       ELSE m.summaryTokens END,
     m.relevance = coalesce($relevance, m.relevance),
+    m.requestId = coalesce($requestId, m.requestId),
     m.updatedAt = datetime($at)
 WITH m
 CALL (m) {{
@@ -62,12 +64,13 @@ def update_memory(
     summary: str | None = None,
     summary_tokens: int | None = None,
     relevance: float | None = None,
+    request_id: str | None = None,
 ) -> dict[str, Any]:
     record = tx.run(
         UPDATE_MEMORY, userId=user_id, id=memory_id, at=at, content=content, contentHash=content_hash, tokens=tokens,
         embedding=list(embedding) if embedding is not None else None,
         sketch=list(sketch) if sketch is not None else None, setSummary=set_summary, summary=summary,
-        summaryTokens=summary_tokens, relevance=relevance,
+        summaryTokens=summary_tokens, relevance=relevance, requestId=request_id,
     ).single()
     if content is not None:
         refresh_preceding_of(tx, user_id, [memory_id])

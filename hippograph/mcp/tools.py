@@ -69,6 +69,9 @@ TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
 
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
+RequestId = Annotated[str | None, Field(description=(
+    "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an OUTCOME_UNKNOWN, "
+    "a lost connection — it answers with what the first attempt stored and stores nothing twice."))]
 
 PRIORITY_HELP = "How much memory the answer may hold: " + ", ".join(
     f"{p.name} at most {b.items} item{'' if b.items == 1 else 's'} / {b.tokens} tokens"
@@ -192,13 +195,15 @@ class MemoryTools:
         kind: Annotated[KindName, Field(  # type: ignore[valid-type]
             description="What the memory is; a decision, error or pattern also becomes an entity.")] = KindName.NOTE,  # type: ignore[attr-defined]
         summary: Annotated[str | None, Field(description="A shorter form, shown when the budget is tight.")] = None,
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Store a memory. Secrets in it are redacted before it is stored; storing the same text again
         returns the memory already there (duplicateOf). Answers the memory id, whether it was created,
         what was redacted, and what compression removed to make room."""
         async def work(call: Call) -> dict[str, Any]:
             stored = await memories.remember(call, content, member(Tier, tier), kind=member(MemoryKind, kind).value,
-                                             project=project, session=session, summary=summary)
+                                             project=project, session=session, summary=summary,
+                                             request_id=request_id)
             plan = stored.compression
             return {"memoryId": stored.id, "tier": stored.tier.value, "tokens": stored.tokens, "created": stored.created,
                     "duplicateOf": stored.duplicate_of, "redacted": stored.redacted,
@@ -215,13 +220,14 @@ class MemoryTools:
         project: ProjectId = None,
         session: SessionId = None,
         tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Record a decision as a memory and a Decision entity; a decision with the same name closes the
         previous one. Answers the memory and entity ids and the decisions closed."""
         async def work(call: Call) -> dict[str, Any]:
             return _recorded(await knowledge.record_decision(
                 call, decision, reason=reason, conflicts_with=conflicts_with, tier=member(Tier, tier), project=project,
-                session=session))
+                session=session, request_id=request_id))
         return await self._run(ctx, "record_decision", work)
 
     async def record_error(
@@ -232,12 +238,14 @@ class MemoryTools:
         project: ProjectId = None,
         session: SessionId = None,
         tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Record an error, with its fix and the decision that caused it, building the decision → error → fix
         chain that chains and trace read back."""
         async def work(call: Call) -> dict[str, Any]:
             return _recorded(await knowledge.record_error(
-                call, error, fix=fix, caused_by=caused_by, tier=member(Tier, tier), project=project, session=session))
+                call, error, fix=fix, caused_by=caused_by, tier=member(Tier, tier), project=project, session=session,
+                request_id=request_id))
         return await self._run(ctx, "record_error", work)
 
     async def record_pattern(
@@ -246,22 +254,24 @@ class MemoryTools:
         count: Annotated[int, Field(description="How many more times it was seen (at least 1).")] = 1,
         project: ProjectId = None,
         tier: Annotated[TierName, Field(description="Where it is kept (LONG_TERM by default).")] = TierName.LONG_TERM,  # type: ignore[valid-type, attr-defined]
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Record a pattern, or count one more sighting of it; rarely seen patterns are archived first when
         long-term memory is full."""
         async def work(call: Call) -> dict[str, Any]:
             return _recorded(await knowledge.record_pattern(call, pattern, count=count, tier=member(Tier, tier),
-                                                            project=project))
+                                                            project=project, request_id=request_id))
         return await self._run(ctx, "record_pattern", work)
 
     async def set_preference(
         self, ctx: Context,
         key: Annotated[str, Field(description="What the preference is about, 1-64 characters: 'editor', 'answer_style'.")],
         value: Annotated[str, Field(description="The preference: 'vim', 'concise'.")],
+        request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Set one of the user's long-term preferences; a new value for the same key closes the old one."""
         async def work(call: Call) -> dict[str, Any]:
-            return _recorded(await knowledge.set_preference(call, key, value))
+            return _recorded(await knowledge.set_preference(call, key, value, request_id=request_id))
         return await self._run(ctx, "set_preference", work)
 
     async def forget(

@@ -1,12 +1,12 @@
 """The audit log: every read and write, who did it, to which ids, when.
 
 Writes log inside their own transaction (:meth:`AuditLog.record_in`): the change
-and its line commit or fail together. Reads log through a background writer
-(:meth:`AuditLog.record`) that batches events, so a recall never waits for its
-log line. Events live in Neo4j as ``(:AuditEvent)`` nodes: they survive
-restarts and can be filtered by user, operation and time and paged with a
-cursor. Each is also written to the Python logger ``hippograph.audit`` as one
-JSON object.
+and its line commit or fail together. Reads log through the background writer
+(:meth:`AuditLog.record`, ``hippograph.memory.background``) that batches events,
+so a recall never waits for its log line. Events live in Neo4j as
+``(:AuditEvent)`` nodes: they survive restarts and can be filtered by user,
+operation and time and paged with a cursor. Each is also written to the Python
+logger ``hippograph.audit`` as one JSON object.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import base64
 import binascii
 import json
 import logging
-import threading
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,11 +24,10 @@ from typing import Any
 from neo4j import Driver, ManagedTransaction
 
 from hippograph.graph import audit as audit_cypher
+from hippograph.memory.background import BackgroundWriter
 
 logger = logging.getLogger("hippograph.audit")
 
-BATCH_SIZE = 500
-FLUSH_INTERVAL = 0.2
 MAX_PAGE = 1000
 MAX_OPERATION = 64
 
@@ -50,24 +48,11 @@ class AuditEvent:
     detail: str | None
 
 
-class AuditLog:
+class AuditLog(BackgroundWriter[dict[str, Any]]):
     """Records audit events in Neo4j and reads them back; one per process, closed on shutdown."""
 
     def __init__(self, driver: Driver, database: str) -> None:
-        self._driver = driver
-        self._database = database
-        self._batch_size = BATCH_SIZE
-        self._interval = FLUSH_INTERVAL
-        # Everything below is guarded by _changed: the queue, the counters the
-        # flushers wait on, and the flags that wake the writer early.
-        self._changed = threading.Condition()
-        self._queue: list[dict[str, Any]] = []
-        self._enqueued = 0
-        self._settled = 0
-        self._flush_wanted = False
-        self._closing = False
-        self._writer = threading.Thread(target=self._write_loop, name="hippograph-audit", daemon=True)
-        self._writer.start()
+        super().__init__(driver, database, audit_cypher.record_events, name="audit", what="audit event", log=logger)
 
     def record_in(
         self,
@@ -89,35 +74,10 @@ class AuditLog:
         return made
 
     def record(self, user_id: str | None, operation: str, ids: Sequence[str], detail: str | None = None) -> AuditEvent:
-        """Log a read; the background writer stores it within :data:`FLUSH_INTERVAL` seconds."""
+        """Log a read; the background writer stores it (``hippograph.memory.background``)."""
         event = _new_event(user_id, operation, ids, detail)
-        with self._changed:
-            if not self._closing:
-                self._queue.append(_row(event))
-                self._enqueued += 1
-                if len(self._queue) >= self._batch_size:
-                    self._changed.notify_all()
-                return event
-        # A request still in flight while the service shuts down: store it directly.
-        self._store([_row(event)])
+        self.add([_row(event)])
         return event
-
-    def flush(self, timeout: float = 5.0) -> bool:
-        """Block until every event recorded so far is stored (or given up on); False if ``timeout`` ran out first."""
-        with self._changed:
-            target = self._enqueued
-            if self._settled >= target:
-                return True
-            self._flush_wanted = True
-            self._changed.notify_all()
-            return self._changed.wait_for(lambda: self._settled >= target, timeout)
-
-    def close(self, timeout: float = 5.0) -> None:
-        """Store what is queued and stop the background writer; later ``record`` calls store directly."""
-        with self._changed:
-            self._closing = True
-            self._changed.notify_all()
-        self._writer.join(timeout)
 
     def query(
         self,
@@ -152,39 +112,6 @@ class AuditLog:
             )
         events = [_from_row(row) for row in rows[:first]]
         return events, (_encode_cursor(events[-1]) if len(rows) > first else None)
-
-    def _write_loop(self) -> None:
-        while True:
-            with self._changed:
-                self._changed.wait_for(
-                    lambda: self._closing or self._flush_wanted or len(self._queue) >= self._batch_size,
-                    self._interval,
-                )
-                batch, self._queue = self._queue, []
-                upto = self._enqueued
-                self._flush_wanted = False
-                closing = self._closing
-            for start in range(0, len(batch), self._batch_size):
-                self._store(batch[start:start + self._batch_size])
-            with self._changed:
-                self._settled = upto
-                self._changed.notify_all()
-            if closing:
-                return
-
-    def _store(self, rows: list[dict[str, Any]]) -> None:
-        # The log must never take the service down: one retry, then the loss is reported and the caller goes on.
-        for attempt in (1, 2):
-            try:
-                with self._driver.session(database=self._database) as session:
-                    session.execute_write(audit_cypher.record_events, rows)
-                return
-            except Exception:
-                if attempt == 2:
-                    logger.exception(
-                        "dropped %d audit event(s) that could not be stored: %s",
-                        len(rows), ", ".join(row["id"] for row in rows),
-                    )
 
 
 def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: str | None) -> AuditEvent:

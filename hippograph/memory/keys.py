@@ -25,8 +25,9 @@ from neo4j import READ_ACCESS, Driver
 
 from hippograph.graph import keys as key_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.writing.secrets import check_id
-from hippograph.memory.tiers import ScopeError, check_scope_id
+from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.tiers import ScopeError, check_caller_id
+from hippograph.memory.writing import outcomes
 
 PREFIX = "hg_"
 # Longer than any key we issue, short enough that hashing a hostile header costs nothing.
@@ -68,14 +69,14 @@ def create_key(driver: Driver, database: str, user_id: str, role: Role | str = R
     if not user_id:
         raise InvalidInput("a key needs a user id")
     try:
-        check_scope_id("user", user_id)
+        check_caller_id("user", user_id)
         role = Role(role)
     except (ScopeError, ValueError) as exc:
         raise InvalidInput(str(exc)) from None
     secret = PREFIX + secrets.token_urlsafe(32)
     key_id = uuid.uuid4().hex[:16]
     with driver.session(database=database) as session:
-        record = session.execute_write(key_cypher.create_key, key_id, hash_secret(secret), user_id, role.value)
+        record = outcomes.write(session, key_cypher.create_key, key_id, hash_secret(secret), user_id, role.value)
     return IssuedKey(record, secret)
 
 
@@ -89,7 +90,7 @@ def revoke_key(driver: Driver, database: str, key_id: str) -> dict[str, Any]:
     """Revoke a key for good; revoking a revoked key changes nothing."""
     check_id("key id", key_id)
     with driver.session(database=database) as session:
-        record = session.execute_write(key_cypher.revoke_key, key_id)
+        record = outcomes.write(session, key_cypher.revoke_key, key_id)
     if record is None:
         raise NotFound(f"API key {key_id} not found")
     clear_caches()

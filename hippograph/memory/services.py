@@ -1,12 +1,12 @@
 """The long-lived parts every operation needs, opened once and passed along: the driver, the
 embedder, the token counter, the audit log and the access recorder (both write in the background),
-the cross-encoder when one is configured, and the queues that group concurrent writes."""
+the cross-encoder when one is configured, and the writer every memory write goes through."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from neo4j import Driver
 
@@ -17,25 +17,9 @@ from hippograph.graph import database_info
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
-from hippograph.memory.grouping import Grouped
 from hippograph.memory.tokens import TokenCounter, token_counter
+from hippograph.memory.writing.writer import Writer
 from hippograph.reranking import CrossEncoder
-
-
-# The most writes one group carries: enough for every client of a busy server, small enough that
-# one group's transaction stays short.
-GROUP_LIMIT = 64
-
-
-@dataclass
-class WriteCounts:
-    """What grouped writes did since the service opened (``/metrics`` reads it): the transactions
-    committed, the writes they carried, and the times Neo4j made one run again (a deadlock or
-    another transient error; the driver retries it). Only the group running changes them."""
-
-    groups: int = 0
-    writes: int = 0
-    retries: int = 0
 
 
 @dataclass
@@ -46,11 +30,8 @@ class Services:
     tokens: TokenCounter
     audit: AuditLog
     access: AccessRecorder
+    writer: Writer
     cross_encoder: CrossEncoder | None = None
-    # Writes that arrive together share one embedding pass and one transaction (``remember``).
-    embeddings: Grouped = field(default_factory=lambda: Grouped(GROUP_LIMIT))
-    writes: Grouped = field(default_factory=lambda: Grouped(GROUP_LIMIT))
-    write_counts: WriteCounts = field(default_factory=WriteCounts)
 
     @property
     def database(self) -> str:
@@ -88,11 +69,13 @@ def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]
     driver = connect(settings, verify=verify)
     try:
         embedder = open_embedder(settings)
+        tokens = token_counter(settings.token_encoding)
         cross_encoder = CrossEncoder(settings.cross_encoder) if settings.cross_encoder else None
         audit = AuditLog(driver, settings.neo4j_database)
         access = AccessRecorder(driver, settings.neo4j_database)
+        writer = Writer(driver, settings.neo4j_database, embedder, tokens, audit)
         try:
-            yield Services(settings, driver, embedder, token_counter(settings.token_encoding), audit, access, cross_encoder)
+            yield Services(settings, driver, embedder, tokens, audit, access, writer, cross_encoder)
         finally:
             access.close()
             audit.close()

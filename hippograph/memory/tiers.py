@@ -11,14 +11,15 @@ import re
 from dataclasses import dataclass
 
 from hippograph.config import Settings
+from hippograph.graph import scope as scope_rules
 from hippograph.graph.vocabulary import Tier
-from hippograph.memory.writing import secrets
+from hippograph.memory.writing import scrubbing
 from hippograph.memory.errors import InvalidInput
 
-# Scope ids are chosen by callers; they travel in Cypher parameters only, but a
-# bounded, printable form keeps logs, Browser captions and exports sane. They are
-# stored as given, so one that holds a secret is refused (secrets.check_id).
-SCOPE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
+# Ids callers choose (scopes, requests) travel in Cypher parameters only, but a bounded,
+# printable form keeps logs, Browser captions and exports sane. They are stored as given,
+# so one that holds a secret is refused (scrubbing.check_id).
+CALLER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
 
 
 # Fraction of a tier's capacity above which it is compressed before a write.
@@ -34,20 +35,19 @@ def persistent(tier: Tier) -> bool:
     return tier is not Tier.SESSION
 
 
-
-
 class ScopeError(InvalidInput):
     """A scope id or tier/scope combination is not acceptable; the message says which."""
 
 
-def check_scope_id(kind: str, value: str | None) -> str | None:
+def check_caller_id(kind: str, value: str | None, error: type[InvalidInput] = ScopeError) -> str | None:
+    """``value``, an id the caller chose (a project's, a request's …), when it has the form and holds no secret."""
     if value is None:
         return None
     if isinstance(value, str):
         # First, so that refusing the form below never repeats a secret back.
-        secrets.check_id(f"{kind} id", value, ScopeError)
-    if not isinstance(value, str) or not SCOPE_ID.match(value):
-        raise ScopeError(
+        scrubbing.check_id(f"{kind} id", value, error)
+    if not isinstance(value, str) or not CALLER_ID.match(value):
+        raise error(
             f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, starting with a letter or digit"
         )
     return value
@@ -62,21 +62,19 @@ class Scope:
     session_id: str | None = None
 
     def __post_init__(self) -> None:
-        check_scope_id("user", self.user_id)
-        check_scope_id("project", self.project_id)
-        check_scope_id("session", self.session_id)
+        check_caller_id("user", self.user_id)
+        check_caller_id("project", self.project_id)
+        check_caller_id("session", self.session_id)
 
     def for_tier(self, tier: Tier) -> Scope:
-        """The part of the scope a tier is keyed by: long term is per user, project per project, session per session."""
-        if tier is Tier.LONG_TERM:
-            return Scope(self.user_id)
-        if tier is Tier.PROJECT:
-            if self.project_id is None:
-                raise ScopeError("a PROJECT memory needs a project id")
-            return Scope(self.user_id, self.project_id)
-        if self.session_id is None:
-            raise ScopeError("a SESSION memory needs a session id")
-        return Scope(self.user_id, self.project_id, self.session_id)
+        """The part of the scope a memory of ``tier`` is placed in (``hippograph.graph.scope``): long term
+        is per user, project per project, session per session."""
+        ids = {"projectId": self.project_id, "sessionId": self.session_id}
+        key = scope_rules.tier_key(tier)
+        if key is not None and ids[key] is None:
+            raise ScopeError(f"a {tier.value} memory needs a {scope_rules.SCOPE_IDS[key]} id")
+        kept = scope_rules.tier_ids(tier, ids)
+        return Scope(self.user_id, kept["projectId"], kept["sessionId"])
 
 
 def capacity(settings: Settings, tier: Tier) -> int:

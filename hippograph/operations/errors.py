@@ -15,7 +15,7 @@ from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.memory.errors import MemoryRuleError
 from hippograph.memory.recall.profiles import ProfileError
 from hippograph.memory.tiers import ScopeError
-from hippograph.memory.writing.secrets import SecretRejected
+from hippograph.memory.writing.scrubbing import SecretRejected
 
 
 class ErrorCode(Enum):
@@ -25,6 +25,8 @@ class ErrorCode(Enum):
     FORBIDDEN = "FORBIDDEN"
     LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
     UNAVAILABLE = "UNAVAILABLE"
+    # A write whose outcome the store's failure hid: it may or may not be stored; a retry is safe.
+    OUTCOME_UNKNOWN = "OUTCOME_UNKNOWN"
     INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR"
 
 

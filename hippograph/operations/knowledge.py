@@ -19,7 +19,7 @@ from hippograph.operations.limits import (
 
 async def record_decision(
     call: Call, decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
-    tier: Tier = Tier.PROJECT, project: str | None = None, session: str | None = None,
+    tier: Tier = Tier.PROJECT, project: str | None = None, session: str | None = None, request_id: str | None = None,
 ) -> Recorded:
     """Record a decision now; close the decisions it replaces."""
     scope = caller_scope(call.user_id, project, session)
@@ -27,43 +27,45 @@ async def record_decision(
     recorded = await run_in_threadpool(
         knowledge.record_decision, call.services, scope, entity_name(decision, "decision"),
         reason=optional_text(reason, "reason", MAX_SHORT_TEXT), conflicts_with=conflicts, tier=tier,
+        request_id=optional_ident(request_id, "requestId"),
     )
     return _published(call, scope, recorded, "DECISION_RECORDED")
 
 
 async def record_error(
     call: Call, error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,
-    project: str | None = None, session: str | None = None,
+    project: str | None = None, session: str | None = None, request_id: str | None = None,
 ) -> Recorded:
     """Record an error, with its fix and the decision that caused it."""
     scope = caller_scope(call.user_id, project, session)
     recorded = await run_in_threadpool(
         knowledge.record_error, call.services, scope, entity_name(error, "error"),
         fix=entity_name(fix, "fix") if fix is not None else None, caused_by=optional_ident(caused_by, "causedBy"),
-        tier=tier,
+        tier=tier, request_id=optional_ident(request_id, "requestId"),
     )
     return _published(call, scope, recorded, "ERROR_RECORDED")
 
 
 async def record_pattern(
     call: Call, pattern: str, *, count: int = 1, tier: Tier = Tier.LONG_TERM, project: str | None = None,
-    session: str | None = None,
+    session: str | None = None, request_id: str | None = None,
 ) -> Recorded:
     """Record a recurring pattern, or count more sightings of it."""
     scope = caller_scope(call.user_id, project, session)
     recorded = await run_in_threadpool(
         knowledge.record_pattern, call.services, scope, entity_name(pattern, "pattern"),
-        count=bounded(count, "count", MAX_INT), tier=tier,
+        count=bounded(count, "count", MAX_INT), tier=tier, request_id=optional_ident(request_id, "requestId"),
     )
     return _published(call, scope, recorded, "PATTERN_RECORDED")
 
 
-async def set_preference(call: Call, key: str, value: str) -> Recorded:
+async def set_preference(call: Call, key: str, value: str, request_id: str | None = None) -> Recorded:
     """Set a long-term preference, replacing the key's old value."""
     scope = Scope(call.user_id)
     key, value = text(key, "key", 64), text(value, "value", MAX_SHORT_TEXT)
     entity_name(f"{key}: {value}", "value")
-    recorded = await run_in_threadpool(knowledge.set_preference, call.services, scope, key, value)
+    recorded = await run_in_threadpool(knowledge.set_preference, call.services, scope, key, value,
+                                       request_id=optional_ident(request_id, "requestId"))
     return _published(call, scope, recorded, "PREFERENCE_SET")
 
 

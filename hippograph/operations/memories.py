@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
@@ -13,19 +13,13 @@ from hippograph.memory.errors import NotFound
 from hippograph.memory.writing import forget as forget_rules
 from hippograph.memory.writing import updates
 from hippograph.memory.writing.forget import Forgotten
-from hippograph.memory.writing.secrets import check_id
-from hippograph.memory.writing.store import MAX_CONTENT_CHARS, MemoryInput, Remembered, remember as store_memory
+from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.writing.admission import KEEP, MAX_CONTENT_CHARS, Keep, MemoryInput
+from hippograph.memory.writing.store import Remembered, remember as store_memory
 from hippograph.memory.writing.updates import Updated
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
-from hippograph.operations.limits import MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_text
-
-
-class _Keep:
-    """The summary an update leaves as it is (``None`` clears it)."""
-
-
-KEEP: Final = _Keep()
+from hippograph.operations.limits import MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text
 
 
 async def remember(
@@ -40,6 +34,7 @@ async def remember(
     summary: str | None = None,
     attributes: Any = None,
     mentions: Sequence[tuple[EntityType, str]] | None = None,
+    request_id: str | None = None,
 ) -> Remembered:
     """Store a memory under its tier's rules; ``content`` is checked by the writer, which names the field."""
     scope = caller_scope(call.user_id, project, session)
@@ -49,7 +44,8 @@ async def remember(
         content=content, tier=tier, kind=kind, relevance=relevance,
         summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), attributes=json_object(attributes), mentions=named,
     )
-    stored = await run_in_threadpool(store_memory, call.services, scope, item)
+    stored = await run_in_threadpool(lambda: store_memory(
+        call.services, scope, item, request_id=optional_ident(request_id, "requestId")))
     if stored.created:
         plan, tier_scope = stored.compression, scope.for_tier(tier)
         call.publish("REMEMBERED", tier_scope.project_id, tier_scope.session_id,
@@ -58,13 +54,14 @@ async def remember(
 
 
 async def update_memory(
-    call: Call, memory_id: str, content: str | None = None, summary: str | None | _Keep = KEEP,
-    relevance: float | None = None,
+    call: Call, memory_id: str, content: str | None = None, summary: str | None | Keep = KEEP,
+    relevance: float | None = None, request_id: str | None = None,
 ) -> Updated:
     """Change what is given: ``content`` (checked by the writer), ``summary`` (``None`` clears it), ``relevance``."""
     memory_id = ident(memory_id, "id")
-    changes: dict[str, Any] = {"content": content, "relevance": relevance}
-    if not isinstance(summary, _Keep):
+    changes: dict[str, Any] = {"content": content, "relevance": relevance,
+                               "request_id": optional_ident(request_id, "requestId")}
+    if not isinstance(summary, Keep):
         changes["summary"] = optional_text(summary, "summary", MAX_CONTENT_CHARS)
     updated = await run_in_threadpool(lambda: updates.update_memory(call.services, call.user_id, memory_id, **changes))
     row = updated.memory

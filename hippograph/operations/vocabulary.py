@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 
 from hippograph.memory.recall.profiles import PROFILES
-from hippograph.memory.writing.store import KIND_LABELS
+from hippograph.memory.writing.admission import KIND_LABELS
 
 MemoryKind = Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}, type=str)  # type: ignore[misc]
 ProfileName = Enum("ProfileName", {name.upper(): name for name in PROFILES}, type=str)  # type: ignore[misc]

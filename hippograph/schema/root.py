@@ -11,6 +11,7 @@ import strawberry
 from starlette.concurrency import run_in_threadpool
 
 from hippograph import __version__
+from hippograph.config import TRANSCRIPT_TRIGGER
 from hippograph.schema.context import Info
 from hippograph.schema.permissions import ADMIN, AUTHENTICATED
 from hippograph.schema.resolvers import audit, browse, documents, events, keys, knowledge, lifecycle, memories, recall, sessions
@@ -75,7 +76,8 @@ class Mutation:
         sessions.end_session, "End a session: promote what qualifies, evict the rest of its memory and its transcript."
     )
     append_turn = _mutation(
-        lifecycle.append_turn, "Append a turn to a session's transcript; past 75 % of its budget the oldest third is summarised."
+        lifecycle.append_turn,
+        f"Append a turn to a session's transcript; past {TRANSCRIPT_TRIGGER * 100:.0f} % of its budget the oldest third is summarised.",
     )
     remember = _mutation(memories.remember, "Store a memory under its tier's rules (secrets scrubbed, capacity kept).")
     update_memory = _mutation(memories.update_memory, "Change a memory's content, summary or relevance.")

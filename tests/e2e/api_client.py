@@ -1,4 +1,4 @@
-"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own), a
+"""What the API tests talk to: the server (``hippograph_bench.server``, the benchmarks' own), a
 small GraphQL client, and subscriptions over graphql-transport-ws."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 
@@ -103,3 +103,13 @@ def events(ws: ClientConnection, wait: float) -> list[dict[str, Any]]:
         assert not message["payload"].get("errors"), message
         received.append(message["payload"]["data"]["memoryEvents"])
     return received
+
+
+def until(check: Callable[[], bool], timeout: float) -> bool:
+    """Whether ``check`` came true within ``timeout`` seconds (asked twice a second)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.5)
+    return False

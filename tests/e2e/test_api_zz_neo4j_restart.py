@@ -10,19 +10,10 @@ import pytest
 
 from hippograph import local_neo4j
 from hippograph.config import Settings
-from hippograph.bench.server import Server
-from api_client import Client
+from hippograph_bench.server import Server
+from api_client import Client, until
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.neo4j_restart]
-
-
-def until(check, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.5)
-    return False
 
 
 def test_unavailable_while_neo4j_is_down_then_recovers(settings: Settings, api_server: Server, alice: Client) -> None:

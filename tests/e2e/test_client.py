@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.client import (
     AsyncClient, Client, Direction, EdgeType, ErrorCode, HippographError, MemoryKind, Priority, RecallMode,
     RecallProfile, Tier, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,
@@ -46,6 +46,9 @@ def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: 
 
     again = hg.send(remember("The shop deploys with Docker Compose on a single host", tier=Tier.PROJECT, project=shop))
     assert not again.created and again.duplicate_of == stored.memory.id
+    retried = hg.send(remember("The shop's backups run at 02:00", tier=Tier.PROJECT, project=shop, request_id=f"{shop}-1"))
+    retry = hg.send(remember("The shop's backups run at 02:00", tier=Tier.PROJECT, project=shop, request_id=f"{shop}-1"))
+    assert retried.created and not retry.created and retry.duplicate_of == retried.memory.id
 
     result = hg.send(recall("how does the shop deploy?", priority=Priority.CRITICAL, project=shop, ranking=10))
     assert result.profile == "hybrid"

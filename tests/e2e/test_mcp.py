@@ -20,7 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, events, new_user, subscription
@@ -317,3 +317,32 @@ def test_stdio_refuses_to_start_without_a_valid_key(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         assert done.returncode != 0
         assert "HIPPOGRAPH_API_KEY" in done.stderr
+
+
+def test_a_retry_with_a_request_id_answers_the_first_outcome_on_either_interface(
+    api_server: Server, user: tuple[str, str],
+) -> None:
+    graphql = Client(api_server, user[1], user[0])
+    remember = ("mutation($input: RememberInput!) { remember(input: $input) {"
+                " ... on RememberSuccess { created duplicateOf memory { id } } } }")
+    content = "The radio project's archive lives in cold storage."
+    first = graphql.data(remember, input={"content": content, "tier": "PROJECT", "project": "radio", "requestId": "radio-archive-1"})
+    assert first["remember"]["created"]
+    first_id = first["remember"]["memory"]["id"]
+
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            again = payload(await mcp.call_tool("remember", {
+                "content": content, "project": "radio", "request_id": "radio-archive-1"}))
+            assert (again["created"], again["memoryId"], again["duplicateOf"]) == (False, first_id, first_id)
+            other = refusal(await mcp.call_tool("remember", {
+                "content": "The radio archive lives on tape.", "project": "radio", "request_id": "radio-archive-1"}))
+            assert other["code"] == "BAD_USER_INPUT" and other["field"] == "request_id"
+            decided = payload(await mcp.call_tool("record_decision", {
+                "decision": "Archive radio shows after 30 days", "project": "radio", "request_id": "radio-decision-1"}))
+            repeated = payload(await mcp.call_tool("record_decision", {
+                "decision": "Archive radio shows after 30 days", "project": "radio", "request_id": "radio-decision-1"}))
+            assert repeated["memoryId"] == decided["memoryId"]
+    run(work)
+    again = graphql.data(remember, input={"content": content, "tier": "PROJECT", "project": "radio", "requestId": "radio-archive-1"})
+    assert again["remember"] == {"created": False, "duplicateOf": first_id, "memory": {"id": first_id}}

@@ -7,6 +7,7 @@ they then commit as the next group."""
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -16,10 +17,11 @@ from typing import Any
 import pytest
 
 from hippograph.memory.browse import get_memories
-from hippograph.memory.errors import CapacityExceeded, NotFound
+from hippograph.memory.errors import CapacityExceeded, DeadlinePassed, NotFound
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope, trigger
 from hippograph.memory.writing.knowledge import record_error
+from hippograph.memory.writing.outcomes import Deadline, set_deadline
 from hippograph.memory.writing.store import MemoryInput, Remembered, remember
 from hippograph.graph.vocabulary import Tier
 
@@ -31,8 +33,8 @@ def rows(services: Services, cypher: str, **params: Any) -> list[dict[str, Any]]
 
 
 def queued(services: Services) -> int:
-    with services.writes._changed:
-        return len(services.writes._queue)
+    with services.writer.writes._changed:
+        return len(services.writer.writes._queue)
 
 
 @contextmanager
@@ -46,7 +48,7 @@ def held_queue(services: Services) -> Iterator[Callable[[int], None]]:
         assert release.wait(60)
         return list(items)
 
-    holder = threading.Thread(target=services.writes.submit, args=("hold", hold))
+    holder = threading.Thread(target=services.writer.writes.submit, args=("hold", hold))
     holder.start()
     assert started.wait(30)
 
@@ -207,3 +209,29 @@ def test_racing_writes_at_the_capacity_edge_never_take_the_tier_past_its_trigger
     assert sum(r.compression is not None for r in results if isinstance(r, Remembered)) >= 1  # the edge was reached
     assert seen and max(seen) <= limit, (max(seen), limit)
     assert tier_used(services, scope) <= limit
+
+
+def test_the_same_request_twice_in_one_group_is_stored_once_and_both_hear_its_memory(clean_db: Services) -> None:
+    scope, item = Scope(ALICE, "web"), MemoryInput("Canary deploys go to one region first", Tier.PROJECT)
+    both = in_one_group(clean_db, [lambda: remember(clean_db, scope, item, request_id="deploy-note-1")] * 2)
+    first, second = sorted(both, key=lambda r: r.created, reverse=True)
+    assert first.created and not second.created and second.id == first.id
+    assert rows(clean_db, "MATCH (m:Memory) RETURN m.requestId AS rid") == [{"rid": "deploy-note-1"}]
+
+
+def test_a_write_whose_request_was_answered_while_it_waited_is_not_stored_and_the_others_are(clean_db: Services) -> None:
+    scope = Scope(ALICE, "web")
+    deadline = Deadline()
+    request = contextvars.copy_context()  # the late write's request, as the API binds it
+    request.run(set_deadline, deadline)
+    calls = [lambda i=i: remember(clean_db, scope, MemoryInput(f"Worker {i} came up", Tier.PROJECT)) for i in range(3)]
+    calls.append(lambda: request.run(remember, clean_db, scope, MemoryInput("Answered before it began", Tier.PROJECT)))
+    with held_queue(clean_db) as until:
+        outcomes, threads = concurrently(calls)
+        until(len(calls))
+        assert deadline.expire() is False  # its answer goes out now: "cut off"
+    *stored, late = joined(outcomes, threads)
+    assert isinstance(late, DeadlinePassed)
+    assert all(isinstance(r, Remembered) and r.created for r in stored)
+    contents = {r["content"] for r in rows(clean_db, "MATCH (m:Memory) RETURN m.content AS content")}
+    assert contents == {f"Worker {i} came up" for i in range(3)}

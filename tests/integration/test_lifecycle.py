@@ -16,7 +16,8 @@ from hippograph.memory.lifecycle.sessions import start_session
 from hippograph.memory.writing.store import MemoryInput, remember
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
-from hippograph.memory.lifecycle.transcript import SUMMARY_TRIGGER, append_turn, read_transcript
+from hippograph.config import TRANSCRIPT_TRIGGER
+from hippograph.memory.lifecycle.transcript import append_turn, read_transcript
 from hippograph.memory.services import Services
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
@@ -47,7 +48,7 @@ def test_the_75_percent_trigger_fires_exactly_at_its_threshold(clean_db: Service
     tokens = [clean_db.tokens.count(text) for _, text in LINES]
     # A budget where the first four turns sit exactly at 75 %: no summary; the fifth passes it.
     budget = sum(tokens[:4]) * 4 // 3
-    while sum(tokens[:4]) > SUMMARY_TRIGGER * budget:
+    while sum(tokens[:4]) > TRANSCRIPT_TRIGGER * budget:
         budget += 1
     services = budgeted(clean_db, budget)
     for i, (who, text) in enumerate(LINES[:4]):
@@ -56,7 +57,7 @@ def test_the_75_percent_trigger_fires_exactly_at_its_threshold(clean_db: Service
     assert sum(e.tokens for e in read_transcript(services, SESSION)) == sum(tokens[:4])
     fifth = append_turn(services, SESSION, *LINES[4], at=T0 + timedelta(minutes=4))
     assert fifth.rounds, "passing 75 % must summarise"
-    assert fifth.transcript_tokens <= SUMMARY_TRIGGER * budget
+    assert fifth.transcript_tokens <= TRANSCRIPT_TRIGGER * budget
     first_turn = read_transcript(services, SESSION)[0]
     assert first_turn.is_summary
     assert len(fifth.rounds[0].covered) == 5 // 3  # the oldest third of five entries
@@ -67,7 +68,7 @@ def test_summarisation_loops_until_under_the_threshold_and_reads_continuously(cl
     services = budgeted(clean_db, 120)
     for i, (who, text) in enumerate(LINES * 2):
         appended = append_turn(services, SESSION, who, text, at=T0 + timedelta(minutes=i))
-        assert appended.transcript_tokens <= SUMMARY_TRIGGER * 120
+        assert appended.transcript_tokens <= TRANSCRIPT_TRIGGER * 120
     transcript = read_transcript(services, SESSION)
     assert transcript[0].is_summary and not any(e.is_summary for e in transcript[1:])
     assert transcript[-1].content == LINES[-1][1]  # the newest turn is always kept verbatim

@@ -85,7 +85,7 @@ def test_concurrent_recalls_count_every_access_exactly(clean_db: Services) -> No
 
 def test_two_recorders_writing_at_once_lose_no_increment(clean_db: Services) -> None:
     ids = store(clean_db)
-    recorders = [AccessRecorder(clean_db.driver, clean_db.database, linger_seconds=0) for _ in range(2)]
+    recorders = [AccessRecorder(clean_db.driver, clean_db.database) for _ in range(2)]
 
     def hammer(recorder: AccessRecorder) -> None:
         for _ in range(200):
@@ -104,8 +104,8 @@ def test_two_recorders_writing_at_once_lose_no_increment(clean_db: Services) -> 
 
 def test_recording_does_not_wait_for_the_write(clean_db: Services) -> None:
     ids = store(clean_db)
-    recorder = AccessRecorder(clean_db.driver, clean_db.database, linger_seconds=0.5)
-    recorder.record("u1", ids, NOW)  # returns at once; the write happens about half a second later
+    recorder = AccessRecorder(clean_db.driver, clean_db.database, interval=3600)
+    recorder.record("u1", ids, NOW)  # returns at once; the write waits for the hour, or a flush
     assert counts(clean_db, ids)[ids[0]][0] == 0
     assert recorder.flush(timeout=30)
     assert counts(clean_db, ids)[ids[0]][0] == 1
@@ -124,7 +124,7 @@ def test_a_recall_that_returns_nothing_records_nothing(clean_db: Services) -> No
 
 def test_an_access_counts_only_for_the_memory_of_that_user(clean_db: Services) -> None:
     ids = store(clean_db)
-    recorder = AccessRecorder(clean_db.driver, clean_db.database, linger_seconds=0)
+    recorder = AccessRecorder(clean_db.driver, clean_db.database)
     for _ in range(5):
         recorder.record("someone-else", ids, NOW)  # the ids of u1's memories, booked for another user
     recorder.record("u1", ids[:1], NOW)

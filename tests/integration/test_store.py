@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from hippograph.memory.writing import secrets
+from hippograph.memory.writing import scrubbing
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
 from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
 from hippograph.graph.vocabulary import Tier
@@ -95,7 +95,7 @@ def test_secrets_of_every_kind_never_reach_the_database(clean_db: Services) -> N
 
 def test_reject_policy_refuses_the_write_and_stores_nothing(clean_db: Services) -> None:
     strict = dataclasses.replace(clean_db, settings=dataclasses.replace(clean_db.settings, secret_policy="reject"))
-    with pytest.raises(secrets.SecretRejected) as refused:
+    with pytest.raises(scrubbing.SecretRejected) as refused:
         remember(strict, ALICE, MemoryInput(SECRETS["connection_string"], Tier.PROJECT))
     assert "hunter2secret" not in str(refused.value)
     assert count(clean_db, "MATCH (n) WHERE NOT n:__Neo4jMigration AND NOT n:__Neo4jMigrationsLock RETURN count(n)") == 0
@@ -182,7 +182,7 @@ def test_bulk_import_stores_everything_once_with_one_audit_line_per_batch(clean_
     assert bulk_import(big, ALICE, items) == ids  # a re-import stores nothing twice
     assert count(clean_db, "MATCH (m:Memory) RETURN count(m)") == 30
     more = [MemoryInput(filler(100 + i), Tier.SESSION) for i in range(30)]
-    with pytest.raises(CapacityExceeded, match="would pass its 80% trigger"):
+    with pytest.raises(CapacityExceeded, match="passes its 80% compression trigger"):
         bulk_import(clean_db, ALICE, more)
     assert count(clean_db, "MATCH (m:Memory) RETURN count(m)") == 30
     lines = clean_db.driver.execute_query(
@@ -194,7 +194,7 @@ def test_bulk_import_stores_everything_once_with_one_audit_line_per_batch(clean_
 
 def test_a_conversation_turn_of_any_length_is_stored_as_its_parts_and_its_middle_is_found(clean_db: Services) -> None:
     from hippograph.memory.recall.query import recall
-    from hippograph.memory.writing.store import MAX_CONTENT_CHARS
+    from hippograph.memory.writing.admission import MAX_CONTENT_CHARS
     from hippograph.memory.writing.turns import PART_CHARS
 
     # A pasted document: 45,000 characters, one paragraph about the lighthouse in the middle of it, and a

@@ -14,7 +14,7 @@ from hippograph.api.logs import accept_request_id
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound
 from hippograph.memory.keys import hash_secret
-from hippograph.memory.writing.secrets import SecretRejected
+from hippograph.memory.writing.scrubbing import SecretRejected
 from hippograph.memory.tiers import ScopeError
 from hippograph.operations.errors import MASKED_MESSAGE, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, LimitExceeded, code_of
 from hippograph.operations.event_bus import Event, EventBus

@@ -279,6 +279,7 @@ export type ErrorCode =
   | 'INTERNAL_SERVER_ERROR'
   | 'LIMIT_EXCEEDED'
   | 'NOT_FOUND'
+  | 'OUTCOME_UNKNOWN'
   | 'UNAUTHENTICATED'
   | 'UNAVAILABLE';
 
@@ -910,6 +911,8 @@ export type RecordDecisionInput = {
   decision: Scalars['String']['input'];
   project?: InputMaybe<Scalars['ID']['input']>;
   reason?: InputMaybe<Scalars['String']['input']>;
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   session?: InputMaybe<Scalars['ID']['input']>;
   tier?: Tier;
 };
@@ -923,6 +926,8 @@ export type RecordErrorInput = {
   /** Adds (error)-[:SOLVED_BY]->(fix decision). */
   fix?: InputMaybe<Scalars['String']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   session?: InputMaybe<Scalars['ID']['input']>;
   tier?: Tier;
 };
@@ -933,6 +938,8 @@ export type RecordPatternInput = {
   count?: Scalars['Int']['input'];
   pattern: Scalars['String']['input'];
   project?: InputMaybe<Scalars['ID']['input']>;
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   session?: InputMaybe<Scalars['ID']['input']>;
   tier?: Tier;
 };
@@ -969,6 +976,8 @@ export type RememberInput = {
   /** Needed for PROJECT memories. */
   project?: InputMaybe<Scalars['ID']['input']>;
   relevance?: Scalars['Float']['input'];
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   /** Needed for SESSION memories. */
   session?: InputMaybe<Scalars['ID']['input']>;
   summary?: InputMaybe<Scalars['String']['input']>;
@@ -1074,6 +1083,8 @@ export type SessionStarted = {
 /** A long-term preference; a new value for the same key closes the previous one. */
 export type SetPreferenceInput = {
   key: Scalars['String']['input'];
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   value: Scalars['String']['input'];
 };
 
@@ -1182,6 +1193,8 @@ export type UpdateMemoryInput = {
   content?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['ID']['input'];
   relevance?: InputMaybe<Scalars['Float']['input']>;
+  /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
+  requestId?: InputMaybe<Scalars['ID']['input']>;
   summary?: InputMaybe<Scalars['String']['input']>;
 };
 

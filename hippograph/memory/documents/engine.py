@@ -4,13 +4,14 @@
    mapping (``project``, ``long_term``, ``session``) has turned it into planned
    entries with their texts already scrubbed — a secret under the ``reject``
    policy refuses the document at its JSON path. Here every memory text and
-   entity name passes the write path's rules, no two entries would collapse
-   into one memory with different details, and the tier has room for the new
-   memories **without passing its compression trigger**: like ``bulk_import``,
-   an import is refused rather than compressing, since compression would
-   rewrite (summarise, archive, drop) what is being imported. Sizes are counted
-   with ``services.tokens`` exactly as the write path counts them.
-2. **Write.** Each memory goes through the write path (``remember`` or a
+   entity name passes the writer's admission rules (``writing.admission``), no
+   two entries would collapse into one memory with different details, and the
+   tier has room for the new memories **without passing its compression
+   trigger** (the writer's ``refuse_past_trigger``): like ``bulk_import``, an
+   import is refused rather than compressing, since compression would rewrite
+   (summarise, archive, drop) what is being imported. Sizes are counted with
+   ``services.tokens`` exactly as the writer counts them.
+2. **Write.** Each memory goes through the writer (``remember`` or a
    ``record_*``), one transaction each. A text already stored (the same
    document imported again) is reused, not duplicated.
 3. **Place.** One transaction links the memories to the document's owner node
@@ -37,19 +38,17 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.graph import memories as memory_cypher
-from hippograph.memory.writing import compression
-from hippograph.memory.writing import secrets
-from hippograph.graph.vocabulary import EntityType
-from hippograph.memory.writing.entities import clean_name, extract_mentions
-from hippograph.memory.errors import CapacityExceeded, InvalidInput
+from hippograph.graph.vocabulary import EntityType, Tier
 from hippograph.memory.documents.schema import DocumentError, DocumentKind
-from hippograph.memory.writing.knowledge import Recorded
-from hippograph.memory.writing.store import (
-    MAX_CONTENT_CHARS, MemoryInput, Remembered, content_hash, looks_like_transcript, remember,
-)
-from hippograph.graph.vocabulary import Tier
-from hippograph.memory.tiers import Scope, capacity, persistent, trigger
+from hippograph.memory.errors import CapacityExceeded, InvalidInput
 from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope, capacity
+from hippograph.memory.writing import admission, outcomes, scrubbing
+from hippograph.memory.writing.admission import MemoryInput, content_hash
+from hippograph.memory.writing.entities import clean_name, extract_mentions
+from hippograph.memory.writing.knowledge import Recorded
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.writer import IMPORTS_NEVER_COMPRESS, Remembered, refuse_past_trigger
 
 DOCUMENT = ""  # owner name of the document's own node; tasks are owned by "task:<id>"
 
@@ -148,7 +147,7 @@ class Scrubber:
                 parts.append(value)
                 at += len(value)
         text = "".join(parts)
-        findings = secrets.scrub(text).findings
+        findings = scrubbing.scrub(text).findings
         if not findings:
             return {name: value for name, (_, value) in fields.items()}
         kinds = sorted({f.kind for f in findings})
@@ -201,7 +200,7 @@ def run_import(services: Services, plan: Plan, now: datetime) -> Imported:
             return _place(services, tx, plan, [written[h].id for h in hashes])
 
         with services.driver.session(database=services.database) as db:
-            removed = db.execute_write(place)
+            removed = outcomes.write(db, place)
     except BaseException as failure:
         try:
             _undo(services, plan, list(written.values()), undo_start, user_existed, now, failure)
@@ -241,7 +240,7 @@ def memory_entry(
 def check_name(path: str, name: str) -> None:
     """An entity name the write path will accept (after it redacts secrets in it)."""
     try:
-        clean_name(secrets.enforce(name, "redact").text)
+        clean_name(scrubbing.enforce(name, "redact").text)
     except InvalidInput as exc:
         raise DocumentError(path, str(exc)) from None
 
@@ -277,21 +276,19 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
     tokens: dict[str, int] = {}
     for entry in plan.entries:
         try:
-            content = secrets.enforce(entry.content, policy).text
-            attributes = secrets.enforce_data(entry.attributes, policy).value
-        except secrets.SecretRejected as exc:
+            content = scrubbing.enforce(entry.content, policy).text
+            attributes = scrubbing.enforce_data(entry.attributes, policy).value
+        except scrubbing.SecretRejected as exc:
             raise DocumentError(entry.path, f"{exc}") from None
         if content != entry.content or attributes != entry.attributes:
             # The fields were scrubbed where they stand; a secret seen only in the whole text, or only
             # as the write path sees the attributes, would be redacted in the memory but not in the
             # attributes the placing step stores and an export reads.
             raise DocumentError(entry.path, "holds a secret that cannot be redacted field by field; remove it")
-        if len(content) > MAX_CONTENT_CHARS:
-            raise DocumentError(entry.path, f"makes a memory of {len(content)} characters; at most {MAX_CONTENT_CHARS}")
-        if persistent(plan.tier) and looks_like_transcript(content):
-            raise DocumentError(
-                entry.path, f"reads like a raw conversation; the {plan.tier.value} tier does not store transcripts"
-            )
+        try:
+            admission.check(plan.scope, MemoryInput(content, plan.tier, entry.kind))
+        except InvalidInput as exc:
+            raise DocumentError(entry.path, str(exc)) from None
         for name in entry.names:
             check_name(entry.path, name)
         digest = content_hash(plan.tier, plan.scope, content)
@@ -306,24 +303,15 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
 
     tier_scope = plan.scope.for_tier(plan.tier)
 
-    def read(tx: ManagedTransaction) -> tuple[bool, set[str], int]:
+    def read(tx: ManagedTransaction) -> bool:
         exists, existing = document_cypher.existing_hashes(tx, plan.scope.user_id, list(tokens))
-        used, _ = memory_cypher.tier_usage(
-            tx, plan.scope.user_id, plan.tier.value, tier_scope.project_id, tier_scope.session_id
-        )
-        return exists, existing, used
+        incoming = sum(t for digest, t in tokens.items() if digest not in existing)
+        refuse_past_trigger(tx, tier_scope, plan.tier, incoming, capacity(services.settings, plan.tier),
+                            f"importing this {plan.kind.value} document", IMPORTS_NEVER_COMPRESS)
+        return exists
 
     with services.driver.session(database=services.database) as db:
-        user_existed, existing, used = db.execute_read(read)
-    incoming = sum(t for digest, t in tokens.items() if digest not in existing)
-    cap = capacity(services.settings, plan.tier)
-    if compression.needs_compression(plan.tier, used, incoming, cap):
-        raise CapacityExceeded(
-            f"importing this {plan.kind.value} document adds {incoming} tokens to the {plan.tier.value} tier, "
-            f"which holds {used} of {cap}; that passes its {trigger(plan.tier):.0%} compression trigger "
-            f"({compression.target_tokens(plan.tier, cap)} tokens) and an import never compresses what it imports. "
-            "Raise the tier's capacity, forget memories, or import less"
-        )
+        user_existed = db.execute_read(read)
     return hashes, user_existed
 
 
@@ -385,5 +373,6 @@ def _undo(
         if not user_existed:
             document_cypher.delete_bare_user(tx, user_id)
 
+    # Not held to the request's deadline: what the import wrote must go, whenever it failed.
     with services.driver.session(database=services.database) as db:
-        db.execute_write(undo)
+        outcomes.committed(db, undo)

@@ -21,7 +21,7 @@ from typing import Any, Union
 from hippograph.memory.writing.entities import MAX_NAME_LENGTH, normalise_name
 from hippograph.memory.errors import InvalidInput
 from hippograph.memory.writing.knowledge import PREFERENCE_KEY
-from hippograph.memory.tiers import SCOPE_ID
+from hippograph.memory.tiers import CALLER_ID
 
 MAX_TEXT = 2000
 MAX_ITEMS = 500
@@ -198,7 +198,7 @@ class Record:
 Spec = Union[Text, Timestamp, Integer, Boolean, Scalar, ListOf, MapOf, Record]
 
 SCOPE_ID_TEXT = Text(
-    max_length=128, pattern=SCOPE_ID,
+    max_length=128, pattern=CALLER_ID,
     pattern_help="must be 1-128 letters, digits and . _ : @ / -, starting with a letter or digit",
 )
 LABEL = Text(max_length=200)

@@ -33,6 +33,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import merge_provenance, parse_attributes
 from hippograph.memory.services import Services
+from hippograph.memory.writing import outcomes
 
 DUPLICATE_COSINE = 0.95
 PROMOTE_AFTER_ACCESSES = 3
@@ -112,7 +113,7 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
                     services.audit.record_in(tx, user_id, "consolidate", [keep, drop], "merged duplicate")
                 return merged
 
-            if session.execute_write(write):
+            if outcomes.write(session, write):
                 report.merged.append((keep, drop))
 
 
@@ -132,7 +133,7 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
             services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
 
         with services.driver.session(database=services.database) as session:
-            session.execute_write(move)
+            outcomes.write(session, move)
         report.promoted[row["id"]] = stored.id
 
 
@@ -180,7 +181,7 @@ def generalise(services: Services, user_id: str, report: ConsolidationReport) ->
             report.skipped.append(f"generalise {len(members)} memories: {refused}")
             continue
         with services.driver.session(database=services.database) as session:
-            session.execute_write(consolidation_cypher.relate_rule, user_id, rule.id, [m["id"] for m in members])
+            outcomes.write(session, consolidation_cypher.relate_rule, user_id, rule.id, [m["id"] for m in members])
         if rule.created:
             report.generalised.append(rule.id)
 
@@ -193,4 +194,4 @@ def decay(services: Services, user_id: str, now: datetime, report: Consolidation
         return ids
 
     with services.driver.session(database=services.database) as session:
-        report.decayed.extend(session.execute_write(write))
+        report.decayed.extend(outcomes.write(session, write))

@@ -26,6 +26,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import extract_remaining_facts, parse_attributes
 from hippograph.memory.services import Services
+from hippograph.memory.writing import outcomes
 
 PROMOTE_AFTER_ACCESSES = 3
 PROMOTED_KINDS = frozenset({"fact", "decision", "error", "pattern", "rule", "preference"})
@@ -55,7 +56,7 @@ def start_session(services: Services, scope: Scope, now: datetime | None = None)
         return session
 
     with services.driver.session(database=services.database) as db:
-        return db.execute_write(write)
+        return outcomes.write(db, write)
 
 
 def qualifies(kind: str | None, access_count: int | None) -> bool:
@@ -116,5 +117,5 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
         )
 
     with services.driver.session(database=services.database) as db:
-        db.execute_write(evict)
+        outcomes.write(db, evict)
     return result

@@ -1,6 +1,6 @@
 """Transcripts that never overflow — Algorithm 1 of the Hanzo paper.
 
-    while tokens(H) > 0.75 · B:
+    while tokens(H) > TRANSCRIPT_TRIGGER · B:      (hippograph.config)
         oldest  ← H[1 : ⌊T/3⌋]                 (the oldest third)
         summary ← Summarize(oldest)
         F       ← ExtractFacts(oldest); store F in project memory
@@ -29,9 +29,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.config import TRANSCRIPT_TRIGGER
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import transcript as transcript_cypher
-from hippograph.memory.writing import secrets
+from hippograph.memory.writing import scrubbing
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.lifecycle.llm_summarizer import LLMError, OpenAICompatibleClient
 from hippograph.memory.writing.store import MemoryInput, Remembered, remember
@@ -45,10 +46,10 @@ from hippograph.memory.lifecycle.summarizing import (
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
+from hippograph.memory.writing import outcomes
 
 log = logging.getLogger(__name__)
 
-SUMMARY_TRIGGER = 0.75
 # A summary may take this share of the tokens it replaces (the rest is what summarising saves).
 SUMMARY_SHARE = 0.25
 MAX_TURN_CHARS = 20_000
@@ -95,7 +96,7 @@ def append_turn(
     summarizer: Summarizer | None = None,
     extractor: FactExtractor | None = None,
 ) -> Appended:
-    """Append a turn; if the transcript passes 75 % of its budget, summarise until it is under."""
+    """Append a turn; if the transcript passes its trigger (``TRANSCRIPT_TRIGGER`` of its budget), summarise until it is under."""
     if scope.session_id is None:
         raise InvalidInput("a turn belongs to a session: give a session id")
     if not isinstance(content, str) or not content.strip():
@@ -106,10 +107,10 @@ def append_turn(
     if not role or len(role) > 64:
         raise InvalidInput("a turn needs a role (speaker) of 1-64 characters")
     if ref is not None:
-        secrets.check_id("ref", ref)
+        scrubbing.check_id("ref", ref)
     policy = services.settings.secret_policy
-    scrubbed = secrets.enforce(content, policy)
-    speaker = secrets.enforce(role, policy)
+    scrubbed = scrubbing.enforce(content, policy)
+    speaker = scrubbing.enforce(role, policy)
     stamp = (at or datetime.now(timezone.utc)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
@@ -128,7 +129,7 @@ def append_turn(
         return position
 
     with services.driver.session(database=services.database) as session:
-        position = session.execute_write(write)
+        position = outcomes.write(session, write)
     appended = Appended(turn_id, position, 0, redacted=sorted(set(scrubbed.kinds) | set(speaker.kinds)))
     appended.rounds = compact(services, scope, summarizer, extractor)
     appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
@@ -153,7 +154,7 @@ def compact(
     summarizer: Summarizer | None = None,
     extractor: FactExtractor | None = None,
 ) -> list[Round]:
-    """Algorithm 1: summarise the oldest third while the transcript is over 75 % of its budget."""
+    """Algorithm 1: summarise the oldest third while the transcript is over its trigger."""
     configured = _configured(services)
     summarizer = summarizer or configured[0]
     extractor = extractor or configured[1]
@@ -162,7 +163,7 @@ def compact(
     for _ in range(MAX_ROUNDS):
         history = read_transcript(services, scope)
         tokens = sum(e.tokens for e in history)
-        if tokens <= SUMMARY_TRIGGER * budget or not history:
+        if tokens <= TRANSCRIPT_TRIGGER * budget or not history:
             break
         oldest = history[: max(1, math.floor(len(history) / 3))]
         if len(oldest) == 1 and oldest[0].is_summary:
@@ -186,7 +187,7 @@ def _summarise_round(
     spoken = [t for t in turns if t.speaker != "summary"]
     text, facts = _summarize(services, summarizer, turns, budget), _extract(services, extractor, spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
-    summary = services.tokens.truncate(secrets.enforce(text, "redact").text, budget)
+    summary = services.tokens.truncate(scrubbing.enforce(text, "redact").text, budget)
     stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref})
     summary_id = str(uuid.uuid4())
     row = {
@@ -201,7 +202,7 @@ def _summarise_round(
                                  f"session={scope.session_id} facts={len(stored)}")
 
     with services.driver.session(database=services.database) as session:
-        session.execute_write(write)
+        outcomes.write(session, write)
     return Round(summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored)
 
 

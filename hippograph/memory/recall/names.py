@@ -3,7 +3,7 @@
 "When did Caroline go to the support group?" is answered by Caroline's own turns, which never
 say her name; the turns that do are those addressed to her. Embedded as it is, the question
 leans towards those. Recall therefore also embeds it without the names of the people who speak
-in the caller's memories (``speaker``, lower-case words: ``store.speaker_of``) and searches with
+in the caller's memories (``speaker``, lower-case words: ``admission.speaker_of``) and searches with
 the mean of the two vectors; relation's ``speaker_match`` is what still counts who said a memory.
 """
 

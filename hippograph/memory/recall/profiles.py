@@ -21,7 +21,7 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
-    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
+    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship FILE``), relation counting who
     said a memory (``speaker_match``), the vector asking also without the names of who speaks
     (``unnamed_query``), for a query that asks when, the memories that say when boosted by the
     fitted ``time_boost`` and, for a query that names a day, month or year, the memories written
@@ -277,8 +277,9 @@ HANZO = RecallProfile(
 )
 
 # The hybrid fit ships as data: hybrid_fit.json, with the figures that chose it. Its top-level weights and
-# boosts weigh questions (and any style it does not list); "styles" holds the styles weighed otherwise,
-# each with its weights, boosts and tie.
+# boosts weigh questions (and any style it does not list); "styles" holds the styles weighed otherwise, each
+# with its weights and boosts. The per-style fit was chosen held out on LoCoMo, LoCoMo-Plus and LongMemEval by
+# the worst set (the file says how); `hippograph bench fit --ship FILE` fits and writes the top level only.
 HYBRID_FIT = RESOURCES / "hybrid_fit.json"
 
 
@@ -323,6 +324,8 @@ HYBRID = RecallProfile(
     neighbours=NeighbourBranch(seed_k=5),
     time=_FIT.time,
     styles=_FIT.styles,
+    # A statement or a request is weighed by its vector mostly, and a cosine of 0.2 may be what it recalls:
+    # the floor (summary_above) sits under that (the fit's figures were taken above 0.1).
     gates=Gates(summary_above=0.1),
 )
 

@@ -25,6 +25,7 @@ from hippograph.graph import sessions as session_cypher
 from hippograph.memory import keys
 from hippograph.memory.errors import NotFound
 from hippograph.memory.services import Services
+from hippograph.memory.writing import outcomes
 
 
 @dataclass
@@ -70,7 +71,7 @@ def forget_memory(services: Services, user_id: str, memory_id: str) -> Forgotten
         return Forgotten(memories, entities)
 
     with services.driver.session(database=services.database) as session:
-        return session.execute_write(write)
+        return outcomes.write(session, write)
 
 
 def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten:
@@ -88,7 +89,7 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
         return Forgotten(memories, entities)
 
     with services.driver.session(database=services.database) as session:
-        return session.execute_write(write)
+        return outcomes.write(session, write)
 
 
 def forget_session(services: Services, user_id: str, session_id: str, by: str | None = None) -> ScopeForgotten:
@@ -106,7 +107,7 @@ def forget_session(services: Services, user_id: str, session_id: str, by: str | 
         return forgotten
 
     with services.driver.session(database=services.database) as db:
-        return db.execute_write(write)
+        return outcomes.write(db, write)
 
 
 def forget_project(services: Services, user_id: str, project_id: str, by: str | None = None) -> ScopeForgotten:
@@ -127,7 +128,7 @@ def forget_project(services: Services, user_id: str, project_id: str, by: str | 
         return forgotten
 
     with services.driver.session(database=services.database) as db:
-        return db.execute_write(write)
+        return outcomes.write(db, write)
 
 
 def forget_user(services: Services, user_id: str, by: str | None = None) -> ScopeForgotten:
@@ -137,20 +138,20 @@ def forget_user(services: Services, user_id: str, by: str | None = None) -> Scop
     services.audit.flush()
     forgotten = ScopeForgotten()
     with services.driver.session(database=services.database) as session:
-        while batch := session.execute_write(forget_cypher.delete_user_batch, user_id):
+        while batch := outcomes.write(session, forget_cypher.delete_user_batch, user_id):
             forgotten.memories += batch["memories"]
             forgotten.entities += batch["entities"]
             forgotten.turns += batch["turns"]
             forgotten.sessions += batch["sessions"]
             forgotten.projects += batch["projects"]
             forgotten.api_keys += batch["apiKeys"]
-        forgotten.users = session.execute_write(forget_cypher.delete_user_node, user_id)
+        forgotten.users = outcomes.write(session, forget_cypher.delete_user_node, user_id)
         if forgotten.nothing:
             return forgotten
         # The events of the user's past operations go with the user; the deletion itself stays traceable.
-        while session.execute_write(forget_cypher.delete_user_audit_batch, user_id):
+        while outcomes.write(session, forget_cypher.delete_user_audit_batch, user_id):
             pass
-        session.execute_write(lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
+        outcomes.write(session, lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
     if forgotten.api_keys:
         keys.clear_caches()
     return forgotten

@@ -7,7 +7,8 @@ the entities named as conflicting, never unrelated facts.
 
 Texts (names, reasons, fixes, values, an edge's note) go through the secret
 policy; ids and a preference's key are refused when they hold a secret, since
-a redacted id would name another thing.
+a redacted id would name another thing. A record is a ``remember``: with a
+``request_id``, a retry answers with the memory the first attempt stored.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import entities as entity_cypher
-from hippograph.memory.writing import secrets
-from hippograph.graph.vocabulary import EdgeType, EntityType
+from hippograph.graph.vocabulary import EdgeType, EntityType, Tier
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.writing.store import MemoryInput, Remembered, entity_row, remember
-from hippograph.graph.vocabulary import Tier
-from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing import outcomes, scrubbing
+from hippograph.memory.writing.admission import MemoryInput, entity_row
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.writer import Remembered
 
 
 PREFERENCE_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -50,11 +52,12 @@ def record_decision(
     tier: Tier = Tier.PROJECT,
     attributes: dict[str, Any] | None = None,
     now: datetime | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     """Store a decision at once; close the active decisions it names as conflicting."""
     at = (now or datetime.now(timezone.utc)).isoformat()
     content = decision if not reason else f"{decision} — because {reason}"
-    conflicts_with = [secrets.check_id("conflictsWith", other) for other in conflicts_with]
+    conflicts_with = [scrubbing.check_id("conflictsWith", other) for other in conflicts_with]
     closed: list[str] = []
 
     def supersede(tx: ManagedTransaction, stored: Remembered) -> None:
@@ -72,7 +75,7 @@ def record_decision(
         services, scope,
         MemoryInput(content=content, tier=tier, kind="decision", records_entity=(EntityType.DECISION, decision),
                     attributes={**(attributes or {}), **({"reason": reason} if reason else {})}),
-        now=now, then=supersede,
+        now=now, then=supersede, request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "", closed=closed)
 
@@ -86,11 +89,12 @@ def record_error(
     tier: Tier = Tier.PROJECT,
     attributes: dict[str, Any] | None = None,
     now: datetime | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     """Store an error; with ``fix`` add (error)-[:SOLVED_BY]->(fix decision); with ``caused_by`` (decision)-[:CAUSED]->(error)."""
     content = error if not fix else f"{error} — fixed by: {fix}"
     if caused_by:
-        secrets.check_id("causedBy", caused_by)
+        scrubbing.check_id("causedBy", caused_by)
     related: dict[str, str] = {}
 
     def connect(tx: ManagedTransaction, stored: Remembered) -> None:
@@ -108,14 +112,14 @@ def record_error(
         services, scope,
         MemoryInput(content=content, tier=tier, kind="error", records_entity=(EntityType.ERROR, error),
                     attributes={**(attributes or {}), **({"fix": fix} if fix else {})}),
-        now=now, then=connect,
+        now=now, then=connect, request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "", related=related)
 
 
 def record_pattern(
     services: Services, scope: Scope, pattern: str, count: int = 1, tier: Tier = Tier.LONG_TERM,
-    attributes: dict[str, Any] | None = None, now: datetime | None = None,
+    attributes: dict[str, Any] | None = None, now: datetime | None = None, request_id: str | None = None,
 ) -> Recorded:
     if count < 0:
         raise InvalidInput("a pattern's count cannot be negative")
@@ -123,20 +127,20 @@ def record_pattern(
         services, scope,
         MemoryInput(content=pattern, tier=tier, kind="pattern", records_entity=(EntityType.PATTERN, pattern),
                     attributes={**(attributes or {}), "count": count}),
-        now=now,
+        now=now, request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "")
 
 
 def set_preference(
-    services: Services, scope: Scope, key: str, value: str, now: datetime | None = None
+    services: Services, scope: Scope, key: str, value: str, now: datetime | None = None, request_id: str | None = None,
 ) -> Recorded:
     """A long-term preference; a new value for the same key closes the previous one."""
-    secrets.check_id("a preference key", key)
+    scrubbing.check_id("a preference key", key)
     if not PREFERENCE_KEY.match(key):
         raise InvalidInput("a preference key is 1-64 letters, digits, '_', '.' or '-'")
     # The key names the value ("db_password"): the value is scrubbed as it reads after it.
-    scrubbed = secrets.enforce(value, services.settings.secret_policy, label=key)
+    scrubbed = scrubbing.enforce(value, services.settings.secret_policy, label=key)
     value = scrubbed.text
     at = (now or datetime.now(timezone.utc)).isoformat()
     name = f"{key}: {value}"
@@ -153,7 +157,7 @@ def set_preference(
         MemoryInput(content=f"User preference — {name}", tier=Tier.LONG_TERM, kind="preference",
                     records_entity=(EntityType.USER_PREFERENCE, name), attributes={"key": key, "value": value},
                     extract_entities=False),
-        now=now, then=replace,
+        now=now, then=replace, request_id=request_id,
     )
     stored.redacted = sorted(set(stored.redacted) | set(scrubbed.kinds))
     return Recorded(stored, stored.records_entity_id or "", closed=closed)
@@ -161,11 +165,11 @@ def set_preference(
 
 def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType, note: str | None = None) -> dict[str, Any]:
     """The edge, with its note as stored (scrubbed); an edge that was already there keeps its note."""
-    secrets.check_id("from", from_id)
-    secrets.check_id("to", to_id)
+    scrubbing.check_id("from", from_id)
+    scrubbing.check_id("to", to_id)
     if from_id == to_id:
         raise InvalidInput("an edge needs two different entities")
-    scrubbed = secrets.enforce(note, services.settings.secret_policy) if note is not None else None
+    scrubbed = scrubbing.enforce(note, services.settings.secret_policy) if note is not None else None
     detail = EdgeType(edge).value + (f" redacted={','.join(scrubbed.kinds)}" if scrubbed and scrubbed.kinds else "")
 
     def write(tx: ManagedTransaction) -> dict[str, Any]:
@@ -176,12 +180,12 @@ def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeT
         return created
 
     with services.driver.session(database=services.database) as session:
-        return session.execute_write(write)
+        return outcomes.write(session, write)
 
 
 def unlink(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType) -> int:
-    secrets.check_id("from", from_id)
-    secrets.check_id("to", to_id)
+    scrubbing.check_id("from", from_id)
+    scrubbing.check_id("to", to_id)
 
     def write(tx: ManagedTransaction) -> int:
         removed = entity_cypher.unlink(tx, user_id, from_id, to_id, edge)
@@ -191,4 +195,4 @@ def unlink(services: Services, user_id: str, from_id: str, to_id: str, edge: Edg
         return removed
 
     with services.driver.session(database=services.database) as session:
-        return session.execute_write(write)
+        return outcomes.write(session, write)

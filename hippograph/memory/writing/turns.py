@@ -26,7 +26,7 @@ _BOUNDARIES = (re.compile(r"(?<=\n\n)"), re.compile(r"(?<=[.!?])(?=\s)"), re.com
 
 
 class Written(Protocol):
-    """What a part is made from: a ``MemoryInput`` (``hippograph.memory.writing.store``, which cuts with this)."""
+    """What a part is made from: a ``MemoryInput`` (``hippograph.memory.writing.admission``; the writer cuts with this)."""
 
     kind: str
     content: str

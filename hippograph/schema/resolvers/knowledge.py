@@ -55,7 +55,7 @@ async def _recorded(info: Info, recorded: Recorded) -> RecordSuccess:
 async def record_decision(info: Info, input: RecordDecisionInput) -> RecordDecisionPayload:
     return await _recorded(info, await knowledge.record_decision(
         info.context.call, input.decision, reason=input.reason, conflicts_with=input.conflicts_with, tier=input.tier,
-        project=input.project, session=input.session,
+        project=input.project, session=input.session, request_id=input.request_id,
     ))
 
 
@@ -63,7 +63,7 @@ async def record_decision(info: Info, input: RecordDecisionInput) -> RecordDecis
 async def record_error(info: Info, input: RecordErrorInput) -> RecordErrorPayload:
     return await _recorded(info, await knowledge.record_error(
         info.context.call, input.error, fix=input.fix, caused_by=input.caused_by, tier=input.tier,
-        project=input.project, session=input.session,
+        project=input.project, session=input.session, request_id=input.request_id,
     ))
 
 
@@ -71,13 +71,14 @@ async def record_error(info: Info, input: RecordErrorInput) -> RecordErrorPayloa
 async def record_pattern(info: Info, input: RecordPatternInput) -> RecordPatternPayload:
     return await _recorded(info, await knowledge.record_pattern(
         info.context.call, input.pattern, count=input.count, tier=input.tier, project=input.project,
-        session=input.session,
+        session=input.session, request_id=input.request_id,
     ))
 
 
 @mutation
 async def set_preference(info: Info, input: SetPreferenceInput) -> SetPreferencePayload:
-    return await _recorded(info, await knowledge.set_preference(info.context.call, input.key, input.value))
+    return await _recorded(info, await knowledge.set_preference(
+        info.context.call, input.key, input.value, request_id=input.request_id))
 
 
 @mutation

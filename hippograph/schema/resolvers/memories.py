@@ -50,6 +50,7 @@ async def remember(info: Info, input: RememberInput) -> RememberPayload:
         info.context.call, input.content, input.tier, kind=input.kind.value, project=input.project,
         session=input.session, relevance=input.relevance, summary=input.summary, attributes=input.attributes,
         mentions=[(m.type, m.name) for m in input.mentions] if input.mentions is not None else None,
+        request_id=input.request_id,
     )
     plan = stored.compression
     return RememberSuccess(
@@ -68,6 +69,7 @@ async def update_memory(info: Info, input: UpdateMemoryInput) -> UpdateMemoryPay
     summary = memories.KEEP if input.summary is strawberry.UNSET else input.summary
     updated = await memories.update_memory(
         info.context.call, input.id, content=input.content, summary=summary, relevance=input.relevance,
+        request_id=input.request_id,
     )
     return UpdateMemorySuccess(memory=Memory.from_row(updated.memory), redacted=updated.redacted)
 

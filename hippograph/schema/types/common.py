@@ -59,3 +59,10 @@ def parse_attributes(value: str | None) -> Any:
         return json.loads(value)
     except ValueError:
         return None
+
+
+def request_id_field() -> strawberry.ID | None:
+    """A write input's optional ``requestId``: a retry that sends it again gets the first attempt's answer."""
+    return strawberry.field(default=None, description=(
+        "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an "
+        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice."))

@@ -8,7 +8,7 @@ import strawberry
 
 from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
-from hippograph.schema.types.common import EdgeType, Tier
+from hippograph.schema.types.common import EdgeType, Tier, request_id_field
 from hippograph.schema.types.nodes import Edge, Entity, Memory
 
 
@@ -22,6 +22,7 @@ class RecordDecisionInput:
     tier: Tier = StoredTier.PROJECT
     project: strawberry.ID | None = None
     session: strawberry.ID | None = None
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input
@@ -32,6 +33,7 @@ class RecordErrorInput:
     tier: Tier = StoredTier.PROJECT
     project: strawberry.ID | None = None
     session: strawberry.ID | None = None
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input
@@ -41,12 +43,14 @@ class RecordPatternInput:
     tier: Tier = StoredTier.LONG_TERM
     project: strawberry.ID | None = None
     session: strawberry.ID | None = None
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input(description="A long-term preference; a new value for the same key closes the previous one.")
 class SetPreferenceInput:
     key: str
     value: str
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input

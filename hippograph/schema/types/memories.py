@@ -8,7 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
-from hippograph.schema.types.common import EntityType, MemoryKind, Tier
+from hippograph.schema.types.common import EntityType, MemoryKind, Tier, request_id_field
 from hippograph.schema.types.nodes import Memory
 
 
@@ -29,6 +29,7 @@ class RememberInput:
     summary: str | None = None
     attributes: JSON | None = None
     mentions: list[MentionInput] | None = None
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input(description="What to change; fields left out keep their value, `summary: null` clears it.")
@@ -37,6 +38,7 @@ class UpdateMemoryInput:
     content: str | None = None
     summary: str | None = strawberry.UNSET
     relevance: float | None = None
+    request_id: strawberry.ID | None = request_id_field()
 
 
 @strawberry.input(description="Exactly one of `memory` or `entity`.")

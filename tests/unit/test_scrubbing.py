@@ -11,10 +11,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hippograph.memory.errors import InvalidInput
-from hippograph.memory.writing.secrets import (
+from hippograph.memory.writing.scrubbing import (
     KINDS, Finding, SecretRejected, check_id, enforce, enforce_data, scrub, scrub_labelled,
 )
-from hippograph.memory.tiers import ScopeError
+from hippograph.memory.tiers import Scope, ScopeError
 
 LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
 
@@ -274,6 +274,29 @@ def test_an_id_holding_a_secret_is_refused_and_never_repeated(value: str) -> Non
     assert value not in str(caught.value)
     with pytest.raises(ScopeError):
         check_id("project id", value, ScopeError)
+
+
+# A bare password is a word to the prose scan: as an id it is told by its shape. The attack run's
+# password was a word with its letters swapped for digits, with a random tail.
+BARE_PASSWORDS = ["Sw0rdf1sh" + "3fa9c21b", "Sw0rdf1sh" + "9c2e7b1f", "P@ss" + "w0rd", "Pass" + "w0rd",
+                  "Tr0ub4dor" + "3", "t3st" + "1ng"]
+
+
+@pytest.mark.parametrize("value", BARE_PASSWORDS)
+def test_a_bare_password_as_a_project_or_session_id_is_refused(value: str) -> None:
+    for kind in ("project", "session"):
+        with pytest.raises(ScopeError) as caught:
+            Scope("alice", **{f"{kind}_id": value})
+        assert f"{kind} id looks like a secret (password)" in str(caught.value)
+        assert value not in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [
+    "s3-backups", "s3bucket", "web3app", "user@example.com", "Alice@Example.com", "Sprint1b", "Project1a", "iPhone15",
+    "k8s-cluster", "utf8mb4", "conv-26:session_1", "thread_Hx9eQ3bR2yLmV8kN0pT4sW1c", "a1b2c3d4", "deadbeef0123",
+])
+def test_ids_that_only_hold_digits_among_letters_pass(value: str) -> None:
+    assert Scope("alice", value, value).project_id == value
 
 
 def test_scrubbing_is_the_same_from_many_threads() -> None:

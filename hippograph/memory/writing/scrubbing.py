@@ -210,7 +210,32 @@ def _scrub_data(value: Any, kinds: set[str]) -> Any:
 # Scopes are checked whenever one is made, over and over with the same few ids: each is scanned once.
 @lru_cache(maxsize=4096)
 def _id_kinds(value: str) -> tuple[str, ...]:
-    return tuple(scrub(value).kinds)
+    kinds = set(scrub(value).kinds)
+    if _password_shaped(value):
+        kinds.add("password")
+    return tuple(sorted(kinds, key=_PRIORITY.__getitem__))
+
+
+# A word spelled with letters and the digits or symbols that stand in for letters ("Sw0rdf1sh" for swordfish).
+_SPELLED = re.compile(r"[A-Za-z013457@$]+")
+_STAND_IN = re.compile(r"(?<=[A-Za-z])[013457@$](?=[A-Za-z]{2})")
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def _password_shaped(value: str) -> bool:
+    """A bare password, which a scan of prose lets pass as a word, told by its shape: in an id nothing
+    explains a word whose letters are swapped for digits or '@' ("Sw0rdf1sh", "P@ssw0rd", "Tr0ub4dor"),
+    twice, or once in a capitalised word ("Passw0rd"). Ids people pick read otherwise: "s3-backups",
+    "web3app" and "user@example.com" swap once in lower case, "Sprint1b" ends in its digit, "iPhone15" and
+    random ids mix their case, and hex (uuids, hashes) is left alone."""
+    for word in _SPELLED.findall(value):
+        letters = [c for c in word if c.isalpha()]
+        if _HEX.fullmatch(word) or not letters or any(c.isupper() for c in letters[1:]):
+            continue
+        swaps = len(_STAND_IN.findall(word))
+        if swaps >= 2 or (swaps == 1 and word[0].isupper()):
+            return True
+    return False
 
 
 def _redact(text: str, findings: list[Finding]) -> str:

@@ -1,0 +1,73 @@
+"""A tight deadline under many concurrent writers (``HIPPOGRAPH_REQUEST_TIMEOUT=1``, 64 at once): every
+write answered with an error is absent from the store and every success is present. A write cut off
+before it began never begins; one that had begun is answered with its outcome, or OUTCOME_UNKNOWN."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from hippograph_bench.server import Server, running_server
+from hippograph.memory import keys
+from hippograph.memory.services import Services
+from api_client import Client, new_user
+
+pytestmark = pytest.mark.neo4j
+
+WRITERS = 64
+WRITES_EACH = 6
+REMEMBER = """mutation($input: RememberInput!) { remember(input: $input) {
+  __typename ... on UserError { code } ... on RememberSuccess { memory { id content } created } } }"""
+
+
+@pytest.fixture(scope="module")
+def hurried(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("deadline") / "serve.log", {"HIPPOGRAPH_REQUEST_TIMEOUT": "1"}) as server:
+        yield server
+
+
+def content(tag: str, n: int) -> str:
+    # Long enough that 64 at once keep the two cores busy past the deadline: embedding is most of a write.
+    paragraph = f"Note {tag}-{n}: the build farm in region {n} rotates its runners every night. " * 2
+    return paragraph.strip()
+
+
+def answer(client: Client, text: str) -> dict[str, Any]:
+    """What the caller was told about one write: its memory, or its error code."""
+    body = client.run(REMEMBER, input={"content": text, "tier": "PROJECT", "project": "deadline"})
+    if body.get("errors"):
+        return {"text": text, "code": body["errors"][0]["extensions"]["code"]}
+    result = body["data"]["remember"]
+    if result["__typename"] != "RememberSuccess":
+        return {"text": text, "code": result["code"]}
+    return {"text": text, "id": result["memory"]["id"]}
+
+
+def test_every_write_answered_with_an_error_is_absent_and_every_success_present(
+    hurried: Server, services: Services,
+) -> None:
+    user = new_user("deadline")
+    secret = keys.create_key(services.driver, services.database, user, keys.Role.USER).secret
+    tag = uuid.uuid4().hex[:8]
+
+    def writer(w: int) -> list[dict[str, Any]]:
+        client = Client(hurried, secret, user)  # a connection of its own, as 64 clients would have
+        return [answer(client, content(tag, w * WRITES_EACH + i)) for i in range(WRITES_EACH)]
+
+    with ThreadPoolExecutor(WRITERS) as pool:
+        answers = [a for each in pool.map(writer, range(WRITERS)) for a in each]
+    stored = {r["content"]: r["id"] for r in services.driver.execute_query(
+        "MATCH (m:Memory {userId: $u}) RETURN m.content AS content, m.id AS id", u=user, database_=services.database,
+    ).records}
+    told = {code: sum(a.get("code") == code for a in answers) for code in {a.get("code") for a in answers}}
+    cut_off = [a for a in answers if a.get("code") == "LIMIT_EXCEEDED"]
+    assert cut_off, f"no write passed the deadline, so nothing was tested: {told}"
+    assert {a["code"] for a in answers if "code" in a} <= {"LIMIT_EXCEEDED", "OUTCOME_UNKNOWN"}, told
+    # Told "cut off" (or any failure but "unknown"): not stored — not now, and not later either.
+    assert [a["text"][:30] for a in cut_off if a["text"] in stored] == []
+    # Told "stored": stored, as the memory it was told of.
+    assert [a for a in answers if "id" in a and stored.get(a["text"]) != a["id"]] == []

@@ -170,7 +170,9 @@ def test_hybrid_rows_carry_all_four_components_and_their_weighted_sum(izanagi_st
     result = recall(clean_db, "kafka consumer lag", Scope("u1"), "critical", hybrid.with_(summary_above=-1.0, full_above=-1.0),
                     now=NOW, record_access=False)
     assert izanagi_store["session"] in {c.id for c in result.ranking[:3]}
-    w = hybrid.weights
+    # A few keywords: weighed as the keywords style is, and the result says with which weights.
+    w = hybrid.fusion(Style.KEYWORDS).weights
+    assert {k: result.weights[k] for k in ("vector", "keyword", "recency", "relation")} == w.as_params()
     for c in result.ranking:
         parts = c.components
         assert all(0.0 <= v <= 1.0 for v in (parts.vector, parts.keyword, parts.recency, parts.relation))

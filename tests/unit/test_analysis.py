@@ -29,6 +29,12 @@ def test_one_reading_holds_what_every_branch_needs() -> None:
     ("Was it a good month? Answer yes or no.", Style.QUESTION),
     ("I ended up volunteering for that project, and now I'm totally overwhelmed.", Style.STATEMENT),
     ("We decided to move the release to Friday", Style.STATEMENT),
+    # Asking for suggestions or advice, with or without a question mark, is a request, not a question.
+    ("Can you recommend a hotel for my trip to Lisbon?", Style.REQUEST),
+    ("What should I bake for the party this weekend?", Style.REQUEST),
+    ("Any tips for keeping my basil alive", Style.REQUEST),
+    ("Please suggest a few podcasts about history.", Style.REQUEST),
+    ("Can you tell me when the meeting was?", Style.QUESTION),
     ("support group caroline", Style.KEYWORDS),
     ("postgres 16 upgrade", Style.KEYWORDS),
     ("JWT", Style.KEYWORDS),

@@ -173,15 +173,3 @@ def test_a_fit_file_gives_the_default_fusion_and_each_style_weighed_otherwise(tm
     profile = PROFILES["hybrid"].with_(weights=fit.weights, time=fit.time, styles=fit.styles)
     assert profile.fusion(Style.QUESTION).weights == fit.weights
     assert profile.fusion(Style.STATEMENT) is fit.styles[Style.STATEMENT]
-
-
-def test_relative_to_first_delivers_only_what_scores_near_the_best() -> None:
-    profile = PROFILES["hybrid"].with_(relative_to_first=0.9, full_above=-1.0, summary_above=-1.0)
-    budget = Budget(3, 10_000)
-    clear = [candidate("a", 0.8), candidate("b", 0.6), candidate("c", 0.55)]
-    alike = [candidate("a", 0.8), candidate("b", 0.75), candidate("c", 0.73)]
-    assert [i.id for i in select(clear, profile, budget, TOKENS)] == ["a"]
-    assert [i.id for i in select(alike, profile, budget, TOKENS)] == ["a", "b", "c"]
-    assert [i.id for i in select(clear, profile.with_(relative_to_first=0.0), budget, TOKENS)] == ["a", "b", "c"]
-    with pytest.raises(ProfileError, match="relative_to_first"):
-        profile.with_(relative_to_first=1.2)

@@ -175,9 +175,6 @@ class Gates:
     candidates: int = 50
     # Re-rank with the cross-encoder when one is configured.
     rerank: bool = False
-    # Deliver only what scores at least this share of the first item's score: a query with one clear
-    # match gets that one, a query whose matches are alike gets the budget (0 = fill the budget).
-    relative_to_first: float = 0.0
     budgets: Mapping[Priority, Budget] = field(default_factory=lambda: RECALL_BUDGETS)
 
 
@@ -207,8 +204,6 @@ class RecallProfile:
         if self.recency.half_life_days <= 0:
             raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
         Fusion(self.weights, self.time)
-        if not 0.0 <= gates.relative_to_first <= 1.0:
-            raise ProfileError(f"relative_to_first must be between 0 and 1, got {gates.relative_to_first}")
         if gates.selection is Selection.TIER_TOP_K and vector.tiers is None:
             raise ProfileError(f"profile {self.name!r} selects per-tier top-k but its vector branch searches no tiers")
         if not 0.0 <= relation.mention_share <= 1.0:

@@ -253,14 +253,12 @@ def select(
     """Walk the ranking and keep what the profile shows, never past the budget's items or tokens.
 
     An entry due in full that no longer fits is shown as its summary if that fits;
-    one that fits in neither form is passed over for the next. With ``relative_to_first``, the walk
-    stops at the first memory scoring under that share of the best score.
+    one that fits in neither form is passed over for the next.
     """
     items: list[RecalledItem] = []
     used = 0
-    least = max(c.score for c in ranked) * profile.gates.relative_to_first if ranked else 0.0
     for candidate in ranked:
-        if len(items) >= budget.items or candidate.score < least:
+        if len(items) >= budget.items:
             break
         for mode in _modes(candidate, profile):
             text = candidate.content if mode is Mode.FULL else summary_text(candidate, profile, tokens)

@@ -48,7 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="at most N conversations of each file, evenly spread over it (default: all)")
     fit.add_argument("--ship", metavar="FILE",
                      help="also write the fit to FILE, for the hybrid profile to read (in a checkout: "
-                          "hippograph/resources/hybrid_fit.json)")
+                          "hippograph/resources/hybrid_fit.json); it fits how a question is weighed, so the styles "
+                          "FILE already weighs otherwise (statements, keyword queries) are kept")
 
     latency = kinds.add_parser("latency", help="recall latency on a store of distinct memories at growing sizes, "
                                                "with scoped exactness")
@@ -120,7 +121,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     shipped = []
     if args.bench == "fit" and args.ship:
         ship = Path(args.ship)
-        ship.write_text(out.read_text())
+        # bench fit weighs every query as a question; the fits of the other styles stay as shipped.
+        styles = json.loads(ship.read_text()).get("styles", {}) if ship.exists() else {}
+        ship.write_text(json.dumps({**result, "styles": styles}, indent=2, default=str) + "\n")
         shipped.append(ship)
     if args.bench == "api":
         from hippograph_bench import api

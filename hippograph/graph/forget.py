@@ -69,7 +69,8 @@ RETURN count(*) AS deleted
 # each batch says how many of each kind went (a task is part of its session's document).
 DELETE_USER_BATCH = """
 MATCH (n)
-WHERE n.userId = $userId AND (n:Memory OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
+WHERE n.userId = $userId
+  AND (n:Memory OR n:MemoryVersion OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
 WITH n LIMIT $batch
 WITH collect(n) AS doomed
 WITH doomed, {

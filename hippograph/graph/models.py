@@ -100,10 +100,29 @@ class Memory(StructuredNode):
     # Where it was said, outliving the turns: session ids, and "<session>#<position>" of its turns.
     sourceSessions = ArrayProperty(StringProperty())
     sourceTurns = ArrayProperty(StringProperty())
+    # Record time (hippograph.graph.history): first held, current text recorded, closure recorded, archived.
+    recordedAt = DateTimeNeo4jFormatProperty()
+    updatedAt = DateTimeNeo4jFormatProperty()
+    closedAt = DateTimeNeo4jFormatProperty()
+    archivedAt = DateTimeNeo4jFormatProperty()
 
     mentions = RelationshipTo("Entity", MENTIONS, cardinality=ZeroOrMore)
+    versions = RelationshipTo("MemoryVersion", "HAD_VERSION", cardinality=ZeroOrMore)
     derived_from = RelationshipTo("Memory", DERIVED_FROM, cardinality=ZeroOrMore)
     derived_from_turn = RelationshipTo("Turn", DERIVED_FROM, cardinality=ZeroOrMore)
+
+
+class MemoryVersion(StructuredNode):
+    """A memory's text as it read before an edit, from ``recordedAt`` until ``supersededAt``
+    (``hippograph.graph.history``); in no vector or full-text index."""
+
+    uid = StringProperty(db_property="id", required=True)
+    userId = StringProperty(required=True)
+    content = StringProperty()
+    summary = StringProperty()
+    embedding = ArrayProperty(FloatProperty())
+    recordedAt = DateTimeNeo4jFormatProperty()
+    supersededAt = DateTimeNeo4jFormatProperty()
 
 
 class Entity(StructuredNode):

@@ -1,0 +1,129 @@
+"""The store's history: two times on what changes, the versions an edit keeps, and reads as of a moment.
+
+A scripted history (a memory edited, decisions replaced, a session forgotten) records each step's
+answers at that step; read later with ``asOf`` = that step's moment, every read answers the same.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+
+import pytest
+
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory import browse
+from hippograph.memory.lifecycle import sessions
+from hippograph.memory.recall.query import recall
+from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing import forget, knowledge
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.updates import update_memory
+
+pytestmark = pytest.mark.neo4j
+
+USER = "historian"
+SCOPE = Scope(USER, "shop", None)
+
+
+def moment() -> datetime:
+    """A moment strictly between the write before it and the write after it."""
+    time.sleep(0.01)
+    at = datetime.now(timezone.utc)
+    time.sleep(0.01)
+    return at
+
+
+def answers(services: Services, as_of: datetime | None) -> dict[str, object]:
+    """What each read answers, as of ``as_of`` (None: now)."""
+    recalled = recall(services, "which database do we use for payments", SCOPE, profile="hybrid", as_of=as_of)
+    page = browse.memories_page(services, USER, browse.MemoryFilter(project_id="shop"), 50, as_of=as_of)
+    return {
+        "recall": [(item.id, item.content) for item in recalled.items],
+        "memories": sorted((row["id"], row["content"], row["validUntil"] is None) for row in page.rows),
+        "chains": [(c["decision"] and c["decision"]["id"], c["error"]["id"], c["fix"] and c["fix"]["id"])
+                   for c in browse.chains(services, USER, None, 50, as_of=as_of)],
+    }
+
+
+def without(answer: dict[str, object], erased: set[str]) -> dict[str, object]:
+    """An answer with the rows of erased memories taken out."""
+    return {read: [row for row in rows if row[0] not in erased] for read, rows in answer.items()}  # type: ignore[attr-defined]
+
+
+def test_every_read_as_of_a_step_answers_what_the_store_held_then(clean_db: Services) -> None:
+    services = clean_db
+    steps: list[tuple[datetime, dict[str, object]]] = []
+
+    def step() -> None:
+        at = moment()
+        steps.append((at, answers(services, None)))
+
+    note = remember(services, SCOPE, MemoryInput("payments are stored in MySQL on the shop cluster", Tier.PROJECT))
+    first = knowledge.record_decision(services, SCOPE, "Use MySQL for payments", reason="the team knows it")
+    step()
+    update_memory(services, USER, note.id, content="payments are stored in PostgreSQL on the shop cluster")
+    step()
+    second = knowledge.record_decision(services, SCOPE, "Use PostgreSQL for payments", reason="row locking",
+                                       conflicts_with=[first.entity_id])
+    knowledge.record_error(services, SCOPE, "MySQL deadlocks on payment retries", fix="Use PostgreSQL for payments",
+                           caused_by=first.entity_id)
+    step()
+    session = Scope(USER, "shop", "call-1")
+    sessions.start_session(services, session)
+    remember(services, session, MemoryInput("we said payments would move to PostgreSQL next week", Tier.SESSION))
+    step()
+    erased = set(forget.forget_session(services, USER, "call-1").memory_ids)
+    step()
+
+    # Each step as of its moment answers what it answered then, except what was erased since:
+    # forgetting wins over history.
+    assert erased
+    for at, then in steps:
+        assert answers(services, at) == without(then, erased)
+    # Every step changed what the reads answer; forgetting the session took the store back to before it.
+    answered = [then for _, then in steps]
+    assert all(a != b for a, b in zip(answered, answered[1:])) and answered[4] == answered[2]
+    # The edited memory reads, as of the first step, with the text it had then.
+    assert ("payments are stored in MySQL on the shop cluster" in
+            [content for _, content, _ in steps[0][1]["memories"]])  # type: ignore[union-attr]
+    assert second.closed == [first.entity_id]
+
+
+def test_an_edit_keeps_the_text_it_replaced_and_forgetting_takes_every_version(clean_db: Services) -> None:
+    services = clean_db
+    note = remember(services, SCOPE, MemoryInput("the cache holds sessions for ten minutes", Tier.PROJECT))
+    before = moment()
+    for minutes in (20, 30, 40):
+        update_memory(services, USER, note.id, content=f"the cache holds sessions for {minutes} minutes")
+    versions = services.driver.execute_query(
+        "MATCH (:Memory {id: $id})-[:HAD_VERSION]->(v:MemoryVersion) RETURN v.content AS content, "
+        "v.recordedAt AS recordedAt, v.supersededAt AS supersededAt ORDER BY v.supersededAt",
+        id=note.id, database_=services.database).records
+    assert [v["content"] for v in versions] == ["the cache holds sessions for ten minutes"] + [f"the cache holds sessions for {n} minutes" for n in (20, 30)]
+    # Each version was recorded when the one before it was superseded: no moment reads two texts or none.
+    assert all(a["supersededAt"] == b["recordedAt"] for a, b in zip(versions, versions[1:]))
+    then = browse.get_memories(services, USER, [note.id], as_of=before)[note.id]
+    assert then["content"] == "the cache holds sessions for ten minutes"
+    assert browse.get_memories(services, USER, [note.id])[note.id]["content"] == "the cache holds sessions for 40 minutes"
+
+    forget.forget_memory(services, USER, note.id)
+    left = services.driver.execute_query("MATCH (v:MemoryVersion {id: $id}) RETURN count(v) AS n",
+                                         id=note.id, database_=services.database).records[0]["n"]
+    assert left == 0
+
+
+def test_an_as_of_recall_counts_no_access(clean_db: Services) -> None:
+    services = clean_db
+    note = remember(services, SCOPE, MemoryInput("the invoice job runs at midnight", Tier.PROJECT))
+    at = moment()
+    result = recall(services, "when does the invoice job run", SCOPE, as_of=at)
+    assert [item.id for item in result.items] == [note.id]
+    services.access.flush()
+    count = services.driver.execute_query("MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n",
+                                          id=note.id, database_=services.database).records[0]["n"]
+    assert count == 0
+    # Before it was recorded, the memory was not there.
+    assert recall(services, "when does the invoice job run", SCOPE, as_of=datetime(2000, 1, 1, tzinfo=timezone.utc)).items == []

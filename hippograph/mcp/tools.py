@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict
+from datetime import datetime
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
@@ -69,6 +70,9 @@ TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
 
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
+AsOf = Annotated[datetime | None, Field(description=(
+    "Read the store as it was at this moment (ISO 8601, e.g. 2026-11-30T12:00:00Z): what was recorded by then, "
+    "with the text it had then, decisions open then. Default: now. Counts no access."))]
 RequestId = Annotated[str | None, Field(description=(
     "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an OUTCOME_UNKNOWN, "
     "a lost connection — it answers with what the first attempt stored and stores nothing twice."))]
@@ -310,17 +314,20 @@ class MemoryTools:
         tiers: Annotated[list[TierName] | None, Field(description="Only these tiers (default all).")] = None,  # type: ignore[valid-type]
         profile: Annotated[ProfileChoice, Field(  # type: ignore[valid-type]
             description="Ranking recipe; HYBRID (vector, keyword, relation) unless you know better.")] = ProfileChoice.HYBRID,  # type: ignore[attr-defined]
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         async def work(call: Call) -> dict[str, Any]:
             result = await recalling.recall(
                 call, query, priority=member(Priority, priority), profile=member(ProfileName, profile).value,
                 tiers=[member(Tier, t) for t in tiers] if tiers is not None else None, project=project, session=session,
+                as_of=as_of,
             )
             return {
                 "items": [recalled(i) for i in result.items],
                 "totals": {"items": result.totals.items, "tokens": result.totals.tokens,
                            "budgetItems": result.totals.budget.items, "budgetTokens": result.totals.budget.tokens},
                 "profile": result.profile,
+                "recallId": result.event_id,
             }
         return await self._run(ctx, "recall", work)
 
@@ -337,13 +344,14 @@ class MemoryTools:
             description="OUT follows edges forward (decision → error → fix), IN backward.")] = DirectionName.OUT,  # type: ignore[attr-defined]
         edge_types: Annotated[list[EdgeName] | None, Field(description="Only these edges (default all six).")] = None,  # type: ignore[valid-type]
         max_depth: Annotated[int, Field(description=f"Hops at most, 1 to {MAX_TRACE_DEPTH}.")] = 3,
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         """Follow the knowledge graph from an entity: the paths of edges (LED_TO, CAUSED, SOLVED_BY,
         RELATED_TO, USES, CONFLICTS_WITH) out of it, shortest first."""
         async def work(call: Call) -> dict[str, Any]:
             paths = await browse.trace(
                 call, entity, edge_types=[member(EdgeType, e) for e in edge_types] if edge_types is not None else None,
-                direction=member(Direction, direction).value, max_depth=max_depth,
+                direction=member(Direction, direction).value, max_depth=max_depth, as_of=as_of,
             )
             return {"paths": _plain(paths)}
         return await self._run(ctx, "trace", work, renamed={"from": "entity"})
@@ -352,11 +360,12 @@ class MemoryTools:
         self, ctx: Context,
         project: ProjectId = None,
         first: Annotated[int, Field(description=f"Chains at most, 1 to {MAX_CHAINS}.")] = 20,
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         """The decision → error → fix chains of a project (or of all the user's knowledge): which decision
         caused which error, and what fixed it."""
         async def work(call: Call) -> dict[str, Any]:
-            return {"chains": _plain(await browse.chains(call, project, first))}
+            return {"chains": _plain(await browse.chains(call, project, first, as_of))}
         return await self._run(ctx, "chains", work)
 
     # ------------------------------------------------------------------ the session

@@ -129,6 +129,17 @@ def moment(value: datetime | None, field: str) -> datetime | None:
     return value
 
 
+def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
+    """A moment to read the store as of: any past moment, or now (a time without a zone is UTC); a
+    moment still to come has no store to read yet."""
+    if value is None:
+        return None
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    if aware > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
+        raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)
+    return aware.astimezone(timezone.utc)
+
+
 def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LIST) -> list[T] | None:
     if values is None:
         return None

@@ -741,6 +741,7 @@ export type QueryAuditLogArgs = {
 
 
 export type QueryChainsArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
   project?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -773,12 +774,14 @@ export type QueryEntityArgs = {
 
 export type QueryMemoriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   filter?: InputMaybe<MemoryFilter>;
   first?: Scalars['Int']['input'];
 };
 
 
 export type QueryMemoryArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -789,6 +792,7 @@ export type QueryProjectArgs = {
 
 
 export type QueryRecallArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   priority?: Priority;
   profile?: RecallProfile;
   project?: InputMaybe<Scalars['ID']['input']>;
@@ -804,12 +808,14 @@ export type QuerySessionArgs = {
 
 
 export type QueryTierUsageArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
   session?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
 export type QueryTraceArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   direction?: Direction;
   edgeTypes?: InputMaybe<Array<EdgeType>>;
   from: Scalars['ID']['input'];
@@ -855,6 +861,8 @@ export type RecallResult = {
   profile: Scalars['String']['output'];
   /** The ranking `items` were chosen from, best first: every candidate above the profile's floor, before the budget. */
   ranking: Array<RankedMemory>;
+  /** The audit event that logged this recall and the ids it returned: give it to recordDecision's `informedBy` to say this recall informed the decision. */
+  recallId?: Maybe<Scalars['ID']['output']>;
   timings?: Maybe<RecallTimings>;
   totals: RecallTotals;
   weights: RecallWeights;

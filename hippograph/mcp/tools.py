@@ -286,7 +286,8 @@ class MemoryTools:
         project: Annotated[str | None, Field(description="A project to erase whole, its sessions included.")] = None,
     ) -> dict[str, Any]:
         """Erase exactly one of: a memory, an entity, a session or a project. Nothing of it stays — no
-        property, index entry or derived summary. Cannot be undone."""
+        property, index entry, earlier version or derived summary. Cannot be undone. Answers a receipt:
+        counts per label and relationship type, the ids removed and their SHA-256, the audit tombstone's id."""
         given = {k: v for k, v in (("memory", memory), ("entity", entity), ("session", session), ("project", project))
                  if v is not None}
 
@@ -296,11 +297,14 @@ class MemoryTools:
             (what, target), = given.items()
             if what in ("memory", "entity"):
                 gone = await memories.forget(call, **{what: target})
-                return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities)}
+                assert gone.receipt is not None
+                return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities),
+                        "receipt": gone.receipt.as_json()}
             erase = forgetting.forget_session if what == "session" else forgetting.forget_project
             scoped = await erase(call, target)
+            assert scoped.receipt is not None
             return {"forgotten": what, "id": target, "memories": scoped.memories, "entities": scoped.entities,
-                    "turns": scoped.turns, "sessions": scoped.sessions}
+                    "turns": scoped.turns, "sessions": scoped.sessions, "receipt": scoped.receipt.as_json()}
         return await self._run(ctx, "forget", work, renamed={"id": next(iter(given), "id")})
 
     # ------------------------------------------------------------------ reading

@@ -135,9 +135,13 @@ def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
     if value is None:
         return None
     aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
-    if aware > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
+    try:
+        utc = aware.astimezone(timezone.utc)
+    except OverflowError:  # 0001-01-01T00:00:00-23:59 is before the first year in UTC
+        raise BadInput(f"{field} is outside the years 1 to 9999 in UTC", field=field) from None
+    if utc > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
         raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)
-    return aware.astimezone(timezone.utc)
+    return utc
 
 
 def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LIST) -> list[T] | None:

@@ -272,6 +272,64 @@ export type EntityType =
   | 'TECHNOLOGY'
   | 'USER_PREFERENCE';
 
+/** How many of one label or relationship type an erasure removed. */
+export type ErasedCount = {
+  __typename?: 'ErasedCount';
+  count: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** One count of a receipt, as `ErasedCount` gave it. */
+export type ErasedCountInput = {
+  count: Scalars['Int']['input'];
+  name: Scalars['String']['input'];
+};
+
+/** A receipt checked against the live store. */
+export type ErasureCheck = {
+  __typename?: 'ErasureCheck';
+  /** True when the receipt is intact and nothing it names remains. */
+  erased: Scalars['Boolean']['output'];
+  /** The ids are the ones the digest was made of. */
+  intact: Scalars['Boolean']['output'];
+  /** Ids of the receipt still held by a node or version. */
+  remaining: Array<Scalars['ID']['output']>;
+  /** For a user's erasure, what of them is anywhere, by where it was found: nodes, users, relationships, memoryText and entityName (full-text entries), vectors (the vector index); each 0 when erased. */
+  userRemains: Array<ErasedCount>;
+};
+
+/** What an erasure removed, and nothing of what it said: keep it, and check it later against the store with `verifyErasure` (or `hippograph forget verify RECEIPT.json`). The digest is the SHA-256 of the ids, sorted, one per line. */
+export type ErasureReceipt = {
+  __typename?: 'ErasureReceipt';
+  at: Scalars['DateTime']['output'];
+  digest: Scalars['String']['output'];
+  /** The ids of the nodes removed, sorted. */
+  ids: Array<Scalars['ID']['output']>;
+  /** Nodes removed per label (MemoryVersion: earlier texts). */
+  nodes: Array<ErasedCount>;
+  /** Relationships removed per type. */
+  relationships: Array<ErasedCount>;
+  /** memory, entity, session, project or user. */
+  scope: Scalars['String']['output'];
+  scopeId: Scalars['ID']['output'];
+  /** The audit event that records the erasure. */
+  tombstoneId: Scalars['ID']['output'];
+  userId: Scalars['ID']['output'];
+};
+
+/** A receipt as an erasure answered it (`ErasureReceipt`, every field). */
+export type ErasureReceiptInput = {
+  at: Scalars['DateTime']['input'];
+  digest: Scalars['String']['input'];
+  ids: Array<Scalars['ID']['input']>;
+  nodes: Array<ErasedCountInput>;
+  relationships: Array<ErasedCountInput>;
+  scope: Scalars['String']['input'];
+  scopeId: Scalars['ID']['input'];
+  tombstoneId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
 /** What went wrong, as `extensions.code` and as the `code` of a mutation's error. */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
@@ -325,6 +383,7 @@ export type ForgetSuccess = {
   __typename?: 'ForgetSuccess';
   entities: Array<Scalars['ID']['output']>;
   memories: Array<Scalars['ID']['output']>;
+  receipt: ErasureReceipt;
 };
 
 /** Leave `user` out (or give your own id) to erase yourself; only an admin key may name another user. */
@@ -725,6 +784,8 @@ export type Query = {
   tierUsage: Array<TierUsage>;
   /** Paths through the knowledge graph from an entity, shortest first. */
   trace: Array<Path>;
+  /** Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors remains. Your own erasures, or with an admin key anyone's. */
+  verifyErasure: ErasureCheck;
 };
 
 
@@ -820,6 +881,11 @@ export type QueryTraceArgs = {
   edgeTypes?: InputMaybe<Array<EdgeType>>;
   from: Scalars['ID']['input'];
   maxDepth?: Scalars['Int']['input'];
+};
+
+
+export type QueryVerifyErasureArgs = {
+  receipt: ErasureReceiptInput;
 };
 
 /** A row of the profile's ranking above its floor, before the budget chose the items. */
@@ -1026,6 +1092,7 @@ export type ScopeForgotten = {
   /** Memories, with the facts and promoted memories derived from the scope and the summaries only they supported. */
   memories: Scalars['Int']['output'];
   projects: Scalars['Int']['output'];
+  receipt: ErasureReceipt;
   sessions: Scalars['Int']['output'];
   turns: Scalars['Int']['output'];
 };

@@ -6,8 +6,9 @@ import argparse
 import json
 import logging
 import sys
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
 
 from hippograph import local_neo4j
 from hippograph.config import ConfigError, Settings
@@ -23,6 +24,9 @@ USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, Cr
 DOCUMENT_KINDS = ("session", "project", "long-term")
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"
+# Commands that other packages add to this one: each entry point of this group is a function that
+# adds its subcommand to the parser (the benchmarks, hippograph_bench, add `hippograph bench`).
+COMMANDS = "hippograph.commands"
 
 
 def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
@@ -261,6 +265,11 @@ def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_bench_missing(args: argparse.Namespace, settings: Settings) -> int:
+    raise ConfigError("the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
+                      "(pip install 'hippograph[bench]'; in a checkout, make setup)")
+
+
 def _index_dimension(services) -> int | None:
     from hippograph.graph import database_info
 
@@ -342,10 +351,23 @@ def build_parser() -> argparse.ArgumentParser:
                            help=f"sketch dimensions (default {SKETCH_DIMENSIONS})")
     sketching.set_defaults(run=cmd_sketch_basis)
 
-    from hippograph.bench import add_parser as add_bench_parser
-
-    add_bench_parser(sub)
+    add_commands(sub)
     return parser
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    """The commands other packages add (entry points of ``COMMANDS``); without the benchmarks,
+    ``hippograph bench`` says how to install them."""
+    for command in entry_points(group=COMMANDS):
+        try:
+            add = command.load()
+        except ImportError:  # declared, but its package is not there
+            continue
+        add(sub)
+    if "bench" not in sub.choices:
+        missing = sub.add_parser("bench", help="benchmarks (not installed: pip install 'hippograph[bench]')")
+        missing.add_argument("rest", nargs=argparse.REMAINDER)
+        missing.set_defaults(run=cmd_bench_missing)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -53,7 +53,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
 from hippograph.graph import history, scope
 from hippograph.graph.vocabulary import RELATION_TYPES, Tier
@@ -532,27 +532,3 @@ def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[s
     """The ranked candidate rows, best first, each with its score components."""
     # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
     return [dict(record) for record in tx.run(query.statement(), query.parameters())]
-
-
-def profile_recall(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
-    """Run the statement under PROFILE: total db hits, rows, and the operators that cost most."""
-    with driver.session(database=database, default_access_mode="READ") as session:
-        result = session.run(query.statement().replace("CYPHER 25\n", "CYPHER 25 PROFILE\n", 1), query.parameters())
-        rows = len(list(result))
-        summary = result.consume()
-    operators: list[dict[str, Any]] = []
-
-    def walk(plan: Mapping[str, Any]) -> None:
-        operators.append({
-            "operator": plan.get("operatorType"), "dbHits": plan.get("dbHits", 0), "rows": plan.get("rows", 0),
-            "details": (plan.get("args") or {}).get("Details", ""),
-        })
-        for child in plan.get("children", []):
-            walk(child)
-
-    walk(summary.profile or {})
-    return {
-        "rows": rows,
-        "dbHits": sum(op["dbHits"] for op in operators),
-        "operators": sorted(operators, key=lambda op: op["dbHits"], reverse=True),
-    }

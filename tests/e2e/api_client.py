@@ -1,4 +1,4 @@
-"""What the API tests talk to: the server (``hippograph.bench.server``, the benchmarks' own), a
+"""What the API tests talk to: the server (``hippograph_bench.server``, the benchmarks' own), a
 small GraphQL client, and subscriptions over graphql-transport-ws."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 

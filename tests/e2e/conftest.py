@@ -10,7 +10,7 @@ import pytest
 
 from hippograph.memory import keys
 from hippograph.memory.services import Services
-from hippograph.bench.server import Server, running_server
+from hippograph_bench.server import Server, running_server
 from api_client import Client, new_user
 
 # Modules that stop and restart Neo4j run after every other test of the session.

@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hippograph.bench.server import Server, running_server
+from hippograph_bench.server import Server, running_server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.bench.server import Server, running_server
+from hippograph_bench.server import Server, running_server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user

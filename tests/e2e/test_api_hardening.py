@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from api_client import Client, assert_status
 
 pytestmark = pytest.mark.neo4j

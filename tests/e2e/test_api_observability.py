@@ -10,7 +10,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from api_client import Client
 
 pytestmark = pytest.mark.neo4j

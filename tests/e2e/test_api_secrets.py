@@ -1,9 +1,9 @@
 """No secret reaches storage, through any field of any mutation.
 
-The channels are read from the schema, not listed by hand: every String, ID and
-JSON field of every mutation's arguments, nested input types and lists
-included, and for a JSON field every key and every string in a valid value of
-it. A field added later is planted like the others, and a mutation that needs
+The channels are read from the schema (``schema.graphql``, through ``tests/generators``), not
+listed by hand: every String, ID and JSON field of every mutation's arguments, nested input types
+and lists included, and for a JSON field every key and every string in a valid value of it. A
+field added later is planted like the others, and a mutation that needs
 more than the generic input gets a line in ``BASES``.
 
 Each channel is given each of 21 kinds of secret, one call each, over HTTP;
@@ -23,35 +23,23 @@ import os
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
 import pytest
-from graphql import (
-    GraphQLEnumType,
-    GraphQLInputObjectType,
-    GraphQLInputType,
-    GraphQLScalarType,
-    GraphQLUnionType,
-    Undefined,
-    get_named_type,
-    get_nullable_type,
-    is_list_type,
-    is_non_null_type,
-)
+from graphql import GraphQLUnionType, get_named_type
 
 from hippograph.memory import keys
-from hippograph.memory.writing.scrubbing import scrub
-from hippograph.schema import schema
 from hippograph.memory.services import Services
-from hippograph.bench.server import Server, running_server
+from hippograph.memory.writing.scrubbing import scrub
+from hippograph_bench.server import Server, running_server
+
 from api_client import Client, new_user
+from generators.schema import SCHEMA, FieldPath, get_in, json_places, plausible, planted, planted_json, required, text_fields, unique
 
 pytestmark = pytest.mark.neo4j
 
-MUTATIONS = schema._schema.mutation_type
-TEXT_SCALARS = ("String", "ID", "JSON")
+MUTATIONS = SCHEMA.mutation_type
 ERRORS = ("BadUserInputError", "NotFoundError", "LimitExceededError")
 
 
@@ -118,33 +106,6 @@ def secrets_tagged(tag: str) -> list[Secret]:
 
 
 # --- valid inputs -------------------------------------------------------------
-
-
-def unique(name: str) -> str:
-    """A plausible value for any text or id field: letters, digits and '-' pass every field's form."""
-    return f"{name}-{uuid.uuid4().hex[:8]}"
-
-
-def plausible(type_: GraphQLInputType, name: str) -> Any:
-    """A valid value of ``type_``: required fields filled, enums their first value, texts unique."""
-    nullable = get_nullable_type(type_)
-    if is_list_type(nullable):
-        return [plausible(nullable.of_type, name)]
-    if isinstance(nullable, GraphQLInputObjectType):
-        return {key: plausible(f.type, key) for key, f in nullable.fields.items() if required(f)}
-    if isinstance(nullable, GraphQLEnumType):
-        return next(iter(nullable.values))
-    scalars: dict[str, Callable[[], Any]] = {
-        "String": lambda: unique(name), "ID": lambda: unique(name), "JSON": dict, "Int": lambda: 1,
-        "Float": lambda: 0.5, "Boolean": lambda: False, "DateTime": lambda: datetime.now(timezone.utc).isoformat(),
-    }
-    if nullable.name not in scalars:
-        pytest.fail(f"no plausible value for the scalar {nullable.name}: teach plausible() one")
-    return scalars[nullable.name]()
-
-
-def required(f: Any) -> bool:
-    return is_non_null_type(f.type) and f.default_value is Undefined
 
 
 def mutation(client: Client, name: str, payload: str = "", **input: Any) -> dict[str, Any]:
@@ -289,18 +250,15 @@ BASES: dict[str, list[Base]] = {
 # --- the channels -------------------------------------------------------------
 
 
-Path = tuple[str | int, ...]
-
-
 @dataclass(frozen=True)
 class Channel:
     """One place a caller's text enters: a field of a mutation's arguments, and inside JSON where."""
 
     mutation: str
-    path: Path  # from the argument: ("input", "mentions", 0, "name")
+    path: FieldPath  # from the argument: ("input", "mentions", 0, "name")
     scalar: str
     base: str = ""
-    inside: tuple[str, Path] | None = None  # a JSON field's "key" or "value" at a path, or a "new key" / "new value"
+    inside: tuple[str, FieldPath] | None = None  # a JSON field's "key" or "value" at a path, or a "new key" / "new value"
 
     def __str__(self) -> str:
         where = ".".join(str(step) for step in self.path)
@@ -309,40 +267,6 @@ class Channel:
             how, at = self.inside
             where += "{" + how + (" " + ".".join(str(step) for step in at) if at else "") + "}"
         return f"{self.mutation}{variant}.{where}"
-
-
-def text_fields(fields: Mapping[str, Any], prefix: Path = (), seen: frozenset[str] = frozenset()) -> Iterator[tuple[Path, str]]:
-    """Every String, ID and JSON field under ``fields`` (arguments or input fields), through inputs and lists."""
-    for name, f in fields.items():
-        path: Path = (*prefix, name)
-        type_ = get_nullable_type(f.type)
-        if is_list_type(type_):
-            type_, path = get_nullable_type(type_.of_type), (*path, 0)
-        if isinstance(type_, GraphQLInputObjectType) and type_.name not in seen:
-            yield from text_fields(type_.fields, path, seen | {type_.name})
-        elif isinstance(type_, GraphQLScalarType) and type_.name in TEXT_SCALARS:
-            yield path, type_.name
-
-
-def json_places(value: Any, at: Path = ()) -> Iterator[tuple[str, Path]]:
-    """Every key and every string inside a JSON value."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield "key", (*at, key)
-            yield from json_places(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from json_places(item, (*at, index))
-    elif isinstance(value, str):
-        yield "value", at
-
-
-def get_in(value: Any, path: Path) -> Any:
-    for step in path:
-        if isinstance(value, dict) and step not in value:
-            return None
-        value = value[step]
-    return value
 
 
 def bases(name: str) -> list[Base]:
@@ -364,37 +288,6 @@ def channels() -> list[Channel]:
 
 
 CHANNELS = channels()
-
-
-def planted_json(value: Any, inside: tuple[str, Path], secret: str) -> Any:
-    how, at = inside
-    value = copy.deepcopy(value) if isinstance(value, dict) else {}
-    if how == "new key":
-        value[secret] = "planted"
-    elif how == "new value":
-        value["planted"] = secret
-    else:
-        parent, last = get_in(value, at[:-1]), at[-1]
-        if how == "key":
-            parent[secret] = parent.pop(last)
-        else:
-            parent[last] = secret
-    return value
-
-
-def planted(value: Any, type_: GraphQLInputType, path: Path, secret: Any) -> Any:
-    """``value`` (of ``type_``) with ``secret`` at ``path``; whatever the path passes through is made if missing."""
-    if not path:
-        return secret
-    nullable = get_nullable_type(type_)
-    step, rest = path[0], path[1:]
-    if is_list_type(nullable):
-        items = list(value or [plausible(nullable.of_type, "item")])
-        items[step] = planted(items[step], nullable.of_type, rest, secret)
-        return items
-    current = dict(value if value is not None else plausible(nullable, "input"))
-    current[step] = planted(current.get(step), nullable.fields[step].type, rest, secret)
-    return current
 
 
 def valid_arguments(name: str, base: Base, client: Client) -> tuple[dict[str, Any], dict[str, Any]]:

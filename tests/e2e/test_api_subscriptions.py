@@ -11,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from api_client import HIPPOGRAPH, PROTOCOL, SUBSCRIBE, Client, events, new_user, subscription
 from hippograph.memory import keys
 from hippograph.memory.services import Services

@@ -10,7 +10,7 @@ import pytest
 
 from hippograph import local_neo4j
 from hippograph.config import Settings
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from api_client import Client, until
 
 pytestmark = [pytest.mark.neo4j, pytest.mark.neo4j_restart]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.bench.server import Server, running_server
+from hippograph_bench.server import Server, running_server
 from hippograph.client import (
     Client, Tier, append_turn, record_decision, record_error, remember, set_preference, start_session,
 )

@@ -8,7 +8,7 @@ import json
 import re
 from urllib.parse import quote
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.client import (
     AsyncClient, Client, Direction, EdgeType, ErrorCode, HippographError, MemoryKind, Priority, RecallMode,
     RecallProfile, Tier, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,

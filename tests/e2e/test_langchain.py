@@ -12,7 +12,7 @@ pytest.importorskip("langchain_core", reason="the langchain extra is not install
 
 from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, SystemMessage  # noqa: E402
 
-from hippograph.bench.server import Server  # noqa: E402
+from hippograph_bench.server import Server  # noqa: E402
 from hippograph.client import Client, ErrorCode, HippographError, Priority, Tier, recall, remember  # noqa: E402
 from hippograph.langchain import HippographChatMessageHistory, HippographRetriever  # noqa: E402
 from hippograph.memory import keys  # noqa: E402

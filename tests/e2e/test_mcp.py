@@ -20,7 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from hippograph.bench.server import Server
+from hippograph_bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, events, new_user, subscription

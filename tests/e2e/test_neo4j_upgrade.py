@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
-from hippograph.bench.server import free_port
+from hippograph_bench.server import free_port
 from hippograph.config import RESOURCES, Settings
 from hippograph.graph import migrations
 from hippograph.graph.database_info import VECTOR_FILTERS

@@ -8,7 +8,7 @@ import subprocess
 import httpx
 import pytest
 
-from hippograph.bench.server import Server, free_port
+from hippograph_bench.server import Server, free_port
 from hippograph.local_neo4j import neo4j_version
 from api_client import HIPPOGRAPH
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hippograph.bench.server import free_port, running_server
+from hippograph_bench.server import free_port, running_server
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 # The test Neo4j's settings, which must not reach the installed copy: it gets its own server and state.
@@ -85,6 +85,11 @@ def test_the_wheel_holds_what_the_cli_reads_at_run_time(installed: Installed) ->
             "hippograph/api/explore_assets/js/explorer/main.js",
             "hippograph/api/explore_assets/vendor/cytoscape/cytoscape.esm.min.js",
             "hippograph/api/explore_assets/vendor/cytoscape/LICENSE"} <= names
+    # The benchmarks beside the product, found by the CLI through the entry point the wheel declares.
+    assert "hippograph_bench/cli.py" in names and not any(name.startswith("hippograph/bench/") for name in names)
+    entry_points = next(name for name in names if name.endswith(".dist-info/entry_points.txt"))
+    assert "bench = hippograph_bench.cli:add_parser" in zipfile.ZipFile(installed.wheel).read(entry_points).decode()
+    assert "locomo" in installed.run("bench", "--help").stdout
 
 
 # What an application does with the installed client and the LangChain retriever, in the new environment.

@@ -1,37 +1,88 @@
-"""``hippograph bench latency``'s exactness: recall's top 10 against an exact scan, by memory and by text,
-through real recall on a real store."""
+"""``hippograph bench latency``'s store and exactness, on a real store: distinct memories over tenants of
+mixed sizes, built by ``bulk_import`` with the real model, resumed and grown without writing anything
+twice; recall's top 10 against an exact scan of a tenant's memories."""
 
 from __future__ import annotations
 
+import json
+from datetime import timedelta
+from pathlib import Path
+
 import pytest
 
-from hippograph.bench import latency
-from hippograph.bench.store import Tenant
-from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
-from hippograph.memory.tiers import Scope
-from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph_bench import latency
+from hippograph_bench.store import StoreError, grow, held, tenants
+from hippograph_bench.texts import latest, pool
 
 pytestmark = pytest.mark.neo4j
 
-TEXTS = [
-    "I adopted a grey cat from the shelter last Friday.",
-    "My brother is moving to Lisbon in the spring.",
-    "The pottery class downtown starts next week.",
-]
-SESSIONS = 40
+PLACES = ("river path", "old quarry", "harbour wall", "pine ridge", "market square", "canal lock", "beech wood")
+BIRDS = ("herons", "swifts", "kestrels", "gulls", "wrens", "magpies", "cormorants")
 
 
-def test_copies_of_one_text_count_once_when_exactness_is_read_by_text(clean_db: Services) -> None:
+def walks(path: Path, turns: int, offset: int = 0) -> Path:
+    """A LoCoMo-format file of invented walking diaries: every sentence of it distinct."""
+    sessions = {}
+    for s in range(turns // 20):
+        sessions[f"session_{s + 1}_date_time"] = f"9:{s % 60:02d} am on {s % 28 + 1} May, 2023"
+        sessions[f"session_{s + 1}"] = [
+            {"speaker": "Ann" if t % 2 else "Bo", "dia_id": f"D{s + 1}:{t + 1}", "text": (
+                f"On walk number {offset + s * 20 + t} I went along the {PLACES[t % 7]} for {t % 9 + 2} kilometres. "
+                f"The {BIRDS[(s + t) % 7]} were out near stone marker {offset + s * 20 + t}. "
+                f"My boots held up for walk {offset + s * 20 + t}, though the mud was deep.")}
+            for t in range(20)
+        ]
+    path.write_text(json.dumps([{"sample_id": f"walks-{offset}", "conversation": sessions, "qa": []}]))
+    return path
+
+
+def contents(services: Services, users: list[str]) -> list[str]:
+    records, _, _ = services.driver.execute_query(
+        "MATCH (m:Memory) WHERE m.userId IN $users RETURN m.content AS content", users=users,
+        database_=services.database)
+    return [r["content"] for r in records]
+
+
+def test_the_store_is_distinct_memories_built_once_and_only_grown(clean_db: Services, tmp_path: Path) -> None:
     services = clean_db
-    # 120 memories, over the scan limit, so recall asks the filtered index; every text 40 times, one copy a session.
-    for n in range(SESSIONS):
-        bulk_import(services, Scope("bench-exact", None, f"s{n}"), [MemoryInput(text, Tier.SESSION) for text in TEXTS])
-    owner = Tenant("bench-exact", "small", len(TEXTS) * SESSIONS)
+    texts = pool([walks(tmp_path / "walks.json", 800)])
+    assert len(texts) >= 2000
 
-    measured = latency._exactness(services, [owner], ["Which pet came home from the shelter?"])
+    built = grow(services, 1000, texts, progress=lambda _: None)
+    population = tenants(1000)
+    counts = held(services, [t.user_id for t in population])
+    assert counts == {t.user_id: t.memories for t in population} and built["created"] == 1000
+    assert built["seconds"] > 0 and not built["reused"]
+    stored = contents(services, [t.user_id for t in population])
+    assert len(stored) == len(set(stored)) == 1000  # no copies anywhere in the store
 
-    assert measured["owned"] == [len(TEXTS) * SESSIONS]
-    # The exact top 10 are ten of the cat's 40 copies (their vectors tie): any ten of them are the same text.
-    assert measured["text_overlap@10"] == 1.0
-    assert 0.0 <= measured["min_overlap@10"] <= measured["overlap@10"] <= 1.0
+    # A second run finds it built and adds nothing; a pool of other texts is refused, not mixed in.
+    again = grow(services, 1000, texts, progress=lambda _: None)
+    assert again["created"] == 0 and again["reused"]
+    others = pool([walks(tmp_path / "others.json", 800, offset=100_000)])
+    for size in (1000, 2000):
+        with pytest.raises(StoreError, match="other --data"):
+            grow(services, size, others, progress=lambda _: None)
+
+    # Growing adds only what each tenant lacks, from the start of its stream onwards.
+    grown = grow(services, 2000, texts, progress=lambda _: None)
+    bigger = tenants(2000)
+    assert held(services, [t.user_id for t in bigger]) == {t.user_id: t.memories for t in bigger}
+    assert grown["created"] == 1000 and not grown["reused"]
+    after = contents(services, [t.user_id for t in bigger])
+    assert len(after) == len(set(after)) == 2000 and set(stored) <= set(after)
+
+
+def test_exactness_compares_recall_with_an_exact_scan_of_the_tenants_memories(clean_db: Services, tmp_path: Path) -> None:
+    services = clean_db
+    texts = pool([walks(tmp_path / "walks.json", 400)])
+    grow(services, 1000, texts, progress=lambda _: None)
+    small = [t for t in tenants(1000) if t.size_class == "small"][:2]
+
+    measured = latency._exactness(services, small, ["Where did I see the herons?", "Which boots held up in the mud?"],
+                                  latest(texts) + timedelta(days=1))
+
+    assert measured["owned"] == [t.memories for t in small]
+    # A small owner's memories are scanned, not searched: its top 10 is the exact one.
+    assert measured["overlap@10"] == measured["min_overlap@10"] == 1.0

@@ -10,7 +10,7 @@ import pytest
 
 from hippograph import local_neo4j
 from hippograph.cli import main
-from hippograph.bench.server import free_port
+from hippograph_bench.server import free_port
 from hippograph.config import Settings
 
 

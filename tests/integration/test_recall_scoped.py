@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
-from hippograph.bench.metrics import overlap_at
+from hippograph_bench.metrics import overlap_at
 from hippograph.graph.memories import create_memories
 from hippograph.graph.recall import RelationBranch
 from hippograph.memory.recall.profiles import PROFILES, Budget, Gates, Priority, RecallProfile, Source, Weights

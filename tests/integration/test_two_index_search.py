@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.graph.two_index_search import two_index_search
+from hippograph_bench.two_index import two_index_search
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall import lucene
 from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS

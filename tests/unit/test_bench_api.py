@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hippograph.bench import api, load
-from hippograph.bench.load import Outcome, Sample
+from hippograph_bench import api, load
+from hippograph_bench.load import Outcome, Sample
 
 
 def test_a_write_is_found_only_as_its_user_with_its_marker() -> None:

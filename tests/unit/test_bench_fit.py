@@ -1,14 +1,18 @@
-"""The fit's held-out check and its ablation, on rows whose relevance one signal decides."""
+"""The fit's held-out check and its ablation, on rows whose relevance one signal decides; each set
+reported apart; a conversation two sets hold is one fold."""
 
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 import numpy as np
 import pytest
 
-from hippograph.bench.fit import PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, fit
+from hippograph_bench.data import Conversation, DataSet, Turn
+from hippograph_bench.fit import PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, conversation_folds, fit
 
 
-def rows(seed: int = 7, decided_by: str | None = None) -> list[Rows]:
+def rows(seed: int = 7, decided_by: str | None = None, sets: tuple[str, ...] = ("one",)) -> list[Rows]:
     """Per question ten candidates; the relevant one has the best vector (or, ``decided_by`` TIME or
     PERIOD, the only such match, each of its signals at 0.7 of the best other), the other signals are noise."""
     rng = np.random.default_rng(seed)
@@ -22,13 +26,15 @@ def rows(seed: int = 7, decided_by: str | None = None) -> list[Rows]:
             else:
                 features[0, 0] = 0.9
             features[9] = 0.0  # a candidate no signal found still counts in the lowest band
-            made.append(Rows(conversation, {"d0"}, [f"d{i}" for i in range(10)], features))
+            made.append(Rows(conversation, {"d0"}, [f"d{i}" for i in range(10)], features,
+                             sets[len(made) % len(sets)]))
     return made
 
 
 def test_a_signal_left_out_gets_no_weight_and_the_others_are_refitted() -> None:
     table = Table(rows())
-    point = Grid(table, step=0.25).best(np.ones(len(table.evidence), dtype=bool), without="vector")
+    grid = Grid(table, step=0.25)
+    point = grid.best(np.ones(len(grid.folds), dtype=bool), without="vector")
     assert point.weights[0] == 0.0 and abs(sum(point.weights) - 1.0) < 1e-9
     assert table.per_question(point)["hit@1"].mean() < 1.0
 
@@ -67,3 +73,35 @@ def test_a_boosted_score_is_the_weighted_sum_times_one_plus_each_boost() -> None
     summed = table.features[..., :len(SIGNALS)].mean(axis=-1)
     assert np.allclose(table.scores(point), summed * (1.0 + 0.5 * table.features[..., len(SIGNALS)])
                        * (1.0 + 0.25 * table.features[..., len(SIGNALS) + 1]))
+
+
+def test_each_set_is_reported_apart_with_the_same_fit() -> None:
+    made = rows(sets=("locomo", "longmemeval"))
+    result = fit(made, floor=float("-inf"), step=0.25)
+    assert list(result["sets"]) == ["locomo", "longmemeval"]
+    apart = result["sets"]
+    assert apart["locomo"]["questions"] + apart["longmemeval"]["questions"] == result["questions"] == len(made)
+    together = result["leave_one_conversation_out"]["recall@10"]
+    pooled = sum(per["leave_one_conversation_out"]["recall@10"] * per["questions"] for per in apart.values())
+    assert together == pytest.approx(pooled / len(made), abs=1e-3)
+    assert set(apart["locomo"]["without"]) == {*SIGNALS, TIME, PERIOD}
+
+
+AT = datetime(2023, 5, 8, tzinfo=timezone.utc)
+
+
+def conversation(sample_id: str, texts: list[str]) -> Conversation:
+    return Conversation(sample_id, {"session-1": [Turn(f"D1:{i}", "Ann", text, AT) for i, text in enumerate(texts)]}, [], "r")
+
+
+def test_a_conversation_two_sets_hold_is_one_fold() -> None:
+    shared = [f"turn {i}" for i in range(10)]
+    locomo = DataSet("locomo", [conversation("conv-1", shared), conversation("conv-2", ["other", "turns"])])
+    audited = DataSet("audited", [conversation("conv-1", shared)])
+    # The same conversation with cue turns inserted: at least half of it is shared.
+    plus = DataSet("plus", [conversation("conv-1-plus", shared[:6] + ["cue 1", "cue 2", "cue 3", "cue 4"])])
+    # Two haystacks of one set sharing sessions stay two folds.
+    haystacks = DataSet("lme", [conversation("h1", ["same session", "x"]), conversation("h2", ["same session", "y"])])
+    folds = conversation_folds([locomo, audited, plus, haystacks])
+    assert folds["locomo", "conv-1"] == folds["audited", "conv-1"] == folds["plus", "conv-1-plus"]
+    assert len({folds["locomo", "conv-1"], folds["locomo", "conv-2"], folds["lme", "h1"], folds["lme", "h2"]}) == 4

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.bench import load
-from hippograph.bench.load import Outcome, Sample
+from hippograph_bench import load
+from hippograph_bench.load import Outcome, Sample
 
 
 def test_a_recall_answer_is_a_success_with_the_server_timings() -> None:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from hippograph.bench import metrics
+from hippograph_bench import metrics
 
 
 def test_recall_counts_the_share_of_relevant_ids_found() -> None:
@@ -62,3 +62,25 @@ def test_percentile_interpolates() -> None:
 def test_overlap_at_k() -> None:
     assert metrics.overlap_at(["a", "b", "c"], ["c", "b", "a"], 3) == 1.0
     assert metrics.overlap_at(["a", "x"], ["a", "b"], 2) == 0.5
+
+
+def test_recall_any_counts_an_evidence_session_among_the_first_k_distinct_sessions() -> None:
+    # Turns D1:1 … of six sessions; the evidence is in session D6, its turn ranked eighth.
+    ranked = ["D1:1", "D1:2", "D2:1", "D2:3", "D3:1", "D4:1", "D5:2", "D6:4"]
+    session_of = lambda dia_id: dia_id.split(":")[0]  # noqa: E731
+    sessions = [session_of(d) for d in ranked]
+    # The eighth turn is the sixth distinct session: not among the first five, among the first ten.
+    assert metrics.recall_any_at(sessions, {"D6"}, 5) == 0.0
+    assert metrics.recall_any_at(sessions, {"D6"}, 10) == 1.0
+    assert metrics.recall_any_at(sessions, {"D9", "D2"}, 5) == 1.0
+    scores = metrics.score_question(ranked, {"D6:4", "D9:1"}, (session_of, {"D6", "D9"}))
+    assert (scores["recall_any@5"], scores["recall_any@10"], scores["recall@5"]) == (0.0, 1.0, 0.0)
+    assert set(metrics.score_question(ranked, {"D6:4"})) == set(metrics.METRICS)
+
+
+def test_mean_scores_of_the_metrics_named() -> None:
+    scores = [{**metrics.score_question(["a"], {"a"}), "recall_any@5": 1.0, "recall_any@10": 1.0},
+              {**metrics.score_question(["x"], {"a"}), "recall_any@5": 0.0, "recall_any@10": 1.0}]
+    names = (*metrics.METRICS, *metrics.SESSION_METRICS)
+    assert metrics.mean_scores(scores, names)["recall_any@10"] == 1.0
+    assert "recall_any@5" not in metrics.mean_scores(scores)

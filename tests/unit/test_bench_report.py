@@ -1,6 +1,8 @@
-"""The latency report says what else the measured store held: the index is shared by every user in it."""
+"""The reports: the latency report says what else the measured store held (the index is shared by every
+user in it); the quality report has a table per set and per question type."""
 
-from hippograph.bench import report
+from hippograph_bench import report
+from hippograph_bench.metrics import METRICS, SESSION_METRICS
 
 
 def _measured(store_memories: int) -> dict:
@@ -8,7 +10,7 @@ def _measured(store_memories: int) -> dict:
     only = {
         "recall_ms": spread, "query_ms": spread, "embed_ms": spread,
         "profile": {"dbHits": 100, "rows": 5, "operators": []},
-        "exactness": {"overlap@10": 0.5, "min_overlap@10": 0.0, "text_overlap@10": 0.95},
+        "exactness": {"overlap@10": 0.5, "min_overlap@10": 0.0},
     }
     return {
         "sizes": [1000], "classes": ["small"],
@@ -30,9 +32,29 @@ def test_the_store_table_gives_every_memory_in_the_store_beside_the_size_measure
     assert cells[columns.index("in the store, all users")] == "202760"
 
 
-def test_exactness_is_reported_by_memory_and_by_text() -> None:
+def test_exactness_is_reported_by_memory() -> None:
     text = report.section("latency", _measured(1000), None)
     header = next(line for line in text.splitlines() if "exactness@10" in line)
     row = text.splitlines()[text.splitlines().index(header) + 2]
     cells = dict(zip([c.strip() for c in header.strip("|").split("|")], [c.strip() for c in row.strip("|").split("|")]))
-    assert (cells["exactness@10"], cells["worst query"], cells["same texts@10"]) == ("0.500", "0.000", "0.950")
+    assert (cells["exactness@10"], cells["worst query"]) == ("0.500", "0.000")
+    assert "same texts@10" not in cells
+
+
+def _summary(questions: int, names: tuple[str, ...], types: dict[str, int]) -> dict:
+    scores = {"hybrid": {name: 0.5 for name in names}}
+    return {"questions": questions, "metrics": list(names), "results": scores, "conversations": 2, "turns": 40,
+            "per_type": {kind: {"questions": n, "results": scores} for kind, n in types.items()}}
+
+
+def test_the_quality_report_has_a_table_per_set_and_per_question_type() -> None:
+    locomo = _summary(3, METRICS, {"single-hop": 2, "multi-hop": 1})
+    lme = _summary(2, (*METRICS, *SESSION_METRICS), {"multi-session": 1, "temporal-reasoning": 1})
+    result = {**_summary(5, METRICS, {}), "model": "m", "sets": {"locomo-dev": locomo, "longmemeval-s-dev": lme}}
+    text = report.section("locomo", result, None)
+    assert "### Every set together" in text and "### locomo-dev" in text and "### longmemeval-s-dev" in text
+    lme_part = text[text.index("### longmemeval-s-dev"):]
+    assert "| method | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 | recall_any@5 | recall_any@10 |" in lme_part
+    assert "recall_any@5 by question type" in lme_part and "| method | multi-session (1) | temporal-reasoning (1) |" in lme_part
+    locomo_part = text[text.index("### locomo-dev"):text.index("### longmemeval-s-dev")]
+    assert "recall_any" not in locomo_part and "| method | single-hop (2) | multi-hop (1) |" in locomo_part

@@ -142,10 +142,12 @@ def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -
     import json
 
     from hippograph.config import PACKAGE
-    from hippograph.memory.recall.profiles import HYBRID_FIT, fitted_weights
+    from hippograph.memory.recall.profiles import HYBRID_FIT, read_fit
 
     shipped = json.loads(HYBRID_FIT.read_text())
-    assert PROFILES["hybrid"].weights.as_params() == shipped["weights"] == fitted_weights().as_params()
+    assert PROFILES["hybrid"].weights.as_params() == shipped["weights"] == read_fit()[0].as_params()
+    assert (PROFILES["hybrid"].time.time_boost, PROFILES["hybrid"].time.period_boost) == \
+        (shipped["time_boost"], shipped["period_boost"])
     assert sum(shipped["weights"].values()) == pytest.approx(1.0)
     assert shipped["questions"] > 0 and {"recall@10", "hit@1"} <= set(shipped["leave_one_conversation_out"])
     assert len(shipped["folds"]) >= 2  # one held-out conversation each
@@ -153,11 +155,14 @@ def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -
     assert json.loads((PACKAGE.parent / "bench" / "fit.json").read_text())["weights"] == shipped["weights"]
 
 
-def test_fitted_weights_read_a_fit_file(tmp_path) -> None:
+def test_a_fit_file_gives_the_weights_and_the_boosts(tmp_path) -> None:
     import json
 
-    from hippograph.memory.recall.profiles import fitted_weights
+    from hippograph.memory.recall.profiles import read_fit
 
     path = tmp_path / "fit.json"
-    path.write_text(json.dumps({"weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}}))
-    assert fitted_weights(path).vector == 0.7 and fitted_weights(path).relation == 0.2
+    path.write_text(json.dumps({"weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2},
+                                "time_boost": 0.2, "period_boost": 0.75}))
+    weights, time = read_fit(path)
+    assert weights.vector == 0.7 and weights.relation == 0.2
+    assert time.time_boost == 0.2 and time.period_boost == 0.75

@@ -21,7 +21,7 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
 
 ``hybrid`` (default)
     All four signals, weighted with weights fitted on the LoCoMo development data and shipped
-    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship``), relation counting who
+    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship FILE``), relation counting who
     said a memory (``speaker_match``), the vector asking also without the names of who speaks
     (``unnamed_query``), for a query that asks when, the memories that say when boosted by the
     fitted ``time_boost`` and, for a query that names a day, month or year, the memories written
@@ -251,22 +251,21 @@ HANZO = RecallProfile(
     gates=Gates(selection=Selection.TIER_TOP_K, rerank=True),
 )
 
-# The hybrid weights ship as data: hybrid_fit.json, written by `hippograph bench fit --ship`
-# (hippograph/bench/fit.py) on the LoCoMo development data — all five conversations of
+# The hybrid weights ship as data: hybrid_fit.json, written by `hippograph bench fit --ship FILE`
+# (hippograph_bench/fit.py) on the LoCoMo development data — all five conversations of
 # locomo-dev.json, 760 questions — with the figures that chose them: a grid over the simplex
 # (step 0.05) maximising mean Recall@10 + Hit@1 + NDCG@5 of the recall query's own candidate
 # rows, in-sample, and leave-one-conversation-out beside it.
 HYBRID_FIT = RESOURCES / "hybrid_fit.json"
 
 
-def fitted_weights(path: Path = HYBRID_FIT) -> Weights:
-    return Weights(**json.loads(path.read_text())["weights"])
+def read_fit(path: Path = HYBRID_FIT) -> tuple[Weights, TimeMatch]:
+    """The weights and the time and period boosts of a fit file (what ``bench fit`` writes)."""
+    fit = json.loads(path.read_text())
+    return Weights(**fit["weights"]), TimeMatch(time_boost=fit["time_boost"], period_boost=fit["period_boost"])
 
 
-def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
-    fitted = json.loads(path.read_text())
-    return TimeMatch(time_boost=fitted["time_boost"], period_boost=fitted["period_boost"])
-
+HYBRID_WEIGHTS, HYBRID_TIME = read_fit()
 
 # Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # preceding: a session memory holds the keywords said right before it (an answer its question's);
@@ -276,13 +275,13 @@ def fitted_time(path: Path = HYBRID_FIT) -> TimeMatch:
 # matches lend relation to their neighbours. Both were chosen on the same data.
 HYBRID = RecallProfile(
     name="hybrid",
-    weights=fitted_weights(),
+    weights=HYBRID_WEIGHTS,
     sources=frozenset({Source.VECTOR, Source.KEYWORD, Source.GRAPH, Source.NEIGHBOUR}),
     vector=VectorBranch(unnamed_query=True),
     keyword=KeywordBranch(k=300, preceding=True),
     relation=RelationBranch(speaker_match=True, mention_share=0.5),
     neighbours=NeighbourBranch(seed_k=5),
-    time=fitted_time(),
+    time=HYBRID_TIME,
 )
 
 PROFILES: Mapping[str, RecallProfile] = MappingProxyType({p.name: p for p in (IZANAGI, HANZO, HYBRID)})

@@ -3,25 +3,23 @@
 ``hippograph bench api --memories N --clients C --seconds S`` measures what a
 caller of the service sees, HTTP and GraphQL included:
 
-1. **The store.** ``N`` memories of LoCoMo turns over 100 users, built by the
-   benchmarks' builder (``hippograph.bench.store``: through ``bulk_import``).
-   The store's own per-user counts are its marker: when every user already
-   holds ``N / 100`` memories nothing is written, and a partial store is
-   completed. The benchmark user is
-   ``lat-u1`` (1 % of the store: 1,000 memories at 100,000); an API key is
-   issued for it through ``hippograph.memory.keys``.
+1. **The store.** ``N`` distinct memories over tenants of mixed sizes, the store
+   ``bench latency`` measures (``hippograph_bench.store``: through ``bulk_import``),
+   reused when present and completed when cut short. The benchmark user is
+   ``BENCH_USER``, a tenant holding 2 % of the store (2,000 memories at 100,000);
+   an API key is issued for it through ``hippograph.memory.keys``.
 2. **The server.** ``hippograph serve`` in a subprocess on a free loopback port,
    against the same Neo4j, awaited on ``/readyz``. Its project capacity is
    raised (``HIPPOGRAPH_PROJECT_CAPACITY``) so that compression never deletes a
    benchmark write: the write check below is then exact.
-   Requests and their reading are ``hippograph.bench.load``.
-3. **One client.** ``--queries`` ``recall`` queries (distinct LoCoMo questions,
+   Requests and their reading are ``hippograph_bench.load``.
+3. **One client.** ``--queries`` ``recall`` queries (distinct questions of the sets,
    ``CRITICAL`` priority, the default profile) one after another, after a
    warm-up: latency p50/p95/p99 as the client measures it, next to the
    server's own ``timings``.
 4. **Many clients.** ``--clients`` threads, one ``httpx.Client`` each, for
-   ``--seconds``: 80 % ``recall``, 20 % ``remember`` (a LoCoMo turn plus a
-   unique marker, PROJECT tier of a project of this run). Throughput, latency
+   ``--seconds``: 80 % ``recall``, 20 % ``remember`` (a text of the store's pool
+   plus a unique marker, PROJECT tier of a project of this run). Throughput, latency
    per kind, and every error: transport, HTTP status, GraphQL ``errors``, and a
    ``remember`` answering an error type of its union.
 5. **No lost write.** Every ``remember`` that returned a memory id is looked up
@@ -32,7 +30,7 @@ Afterwards the server is stopped (always), the run's project is forgotten as a
 user forgets one (``forget_project``: its memories and entities), and its API key
 revoked, so the store is left as built, for the next run to reuse. What stays:
 access bookkeeping (``accessCount``, ``lastAccessedAt``) on the memories
-``lat-u1``'s recalls returned, the run's audit lines (a tombstone among them) and
+``BENCH_USER``'s recalls returned, the run's audit lines (a tombstone among them) and
 the revoked key.
 """
 
@@ -49,27 +47,32 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from hippograph.bench import report
-from hippograph.bench.load import (
-    ERROR_EXAMPLES, TARGET_P95_MS, WARM_UP, WRITE_SHARE, Sample, concurrent, single, summarise,
-)
-from hippograph.bench.locomo import load
-from hippograph.bench.server import running_server
-from hippograph.bench.store import USERS, grow, owned, user_id
-from hippograph.graph import inspection
+from hippograph.config import ConfigError
 from hippograph.memory import keys
 from hippograph.memory.errors import NotFound
 from hippograph.memory.services import Services
 from hippograph.memory.writing.forget import forget_project
+from hippograph_bench import inspection, report
+from hippograph_bench.data import load
+from hippograph_bench.load import (
+    ERROR_EXAMPLES, TARGET_P95_MS, WARM_UP, WRITE_SHARE, Sample, concurrent, single, summarise,
+)
+from hippograph_bench.server import running_server
+from hippograph_bench.store import BENCH_WRITES as PROJECT_PREFIX
+from hippograph_bench.store import grow, held, tenants
+from hippograph_bench.texts import pool
 
-BENCH_USER = user_id(1)
-PROJECT_PREFIX = "api-bench-"
+# The recalling user, and the first of the writers: a tenant with 2 % of the store. The writers
+# are the 2 % tenants, then the 0.1 % ones (as many as the largest case has users).
+BENCH_USER = "mix-2pct-0"
+SMALLEST = 1000
 # The server's project and session capacities during the run: far above what any run writes, so
 # compression never deletes an acknowledged write (which would be by design, not a loss).
 PROJECT_CAPACITY = 100_000_000
 # Writers only: (users, clients) per case, each client one of the users' keys in turn; writes spread
 # over one project's PROJECT tier and this many of its sessions.
 WRITER_CASES = ((1, 8), (1, 32), (32, 32))
+WRITERS = max(users for users, _ in WRITER_CASES)
 WRITER_SESSIONS = 8
 WRITER_TARGETS = {"one_user_32_clients_writes_per_s": 80.0, "one_user_32_clients_p95_ms": 600.0,
                   "one_user_8_clients_p95_ms": 150.0, "one_user_share_of_many_users": 0.9}
@@ -104,14 +107,17 @@ def run(
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Build or reuse the store, serve it, load it, check the writes; the JSON result."""
-    if memories < USERS:
-        raise ValueError(f"--memories must be at least {USERS} (the store spreads over {USERS} users)")
+    if memories < SMALLEST:
+        raise ConfigError(f"--memories must be at least {SMALLEST}: the store has tenants with 0.1 % of it")
     if clients < 1 or seconds <= 0 or queries < 1 or write_seconds < 0:
-        raise ValueError("--clients, --seconds and --queries must be positive, --write-seconds not negative")
+        raise ConfigError("--clients, --seconds and --queries must be positive, --write-seconds not negative")
+    writer_users = [t.user_id for t in tenants(memories) if t.size_class in ("2%", "0.1%")][:WRITERS]
     conversations = load(data)
     questions = list(dict.fromkeys(q.text for c in conversations for q in c.questions))
     random.Random(5).shuffle(questions)
-    turns = sorted({turn.content for c in conversations for ts in c.sessions.values() for turn in ts})
+    texts = pool(data)
+    # What the writers write: texts of the pool, each behind a marker of its own.
+    turns = [text.content for text in random.Random(7).sample(texts, min(len(texts), 5000))]
     run_id = uuid.uuid4().hex[:8]
     project = f"{PROJECT_PREFIX}{run_id}"
     started = datetime.now(timezone.utc)
@@ -120,10 +126,11 @@ def run(
     if (reason := services.readiness()) is not None:
         raise RuntimeError(f"the store is not ready to serve: {reason}")
     # A crashed earlier run may have left writes; they must not count as store.
-    writer_users = [user_id(k + 1) for k in range(max(users for users, _ in WRITER_CASES))]
     leftovers = _cleanup(services, writer_users, [])
-    store = _ensure_store(services, memories, turns, progress)
-    bench_user_memories = owned(services, PROJECT_PREFIX)[BENCH_USER]
+    store = {**grow(services, memories, texts, progress), "distinct_texts": len(texts)}
+    counts = held(services, [t.user_id for t in tenants(memories)])
+    store["memories"] = sum(counts.values())
+    bench_user_memories = counts[BENCH_USER]
     issued_all = {user: keys.create_key(services.driver, services.database, user, keys.Role.USER) for user in writer_users}
     issued = issued_all[BENCH_USER]
     result: dict[str, Any] = {
@@ -131,7 +138,7 @@ def run(
         "model": services.embedder.name,
         "memories": store["memories"],
         "requested": memories,
-        "users": USERS,
+        "users": len(counts),
         "bench_user": BENCH_USER,
         "bench_user_memories": bench_user_memories,
         "store": store,
@@ -141,11 +148,12 @@ def run(
         "data": [str(p) for p in data],
         "method": (
             f"A real `hippograph serve` (uvicorn, one process) on 127.0.0.1, GraphQL over HTTP/1.1 with httpx, "
-            f"API key of `{BENCH_USER}` ({bench_user_memories} of the {store['memories']} memories; LoCoMo turns over {USERS} "
-            f"users). Single client: {queries} `recall` queries of distinct LoCoMo questions (CRITICAL priority, "
+            f"API key of `{BENCH_USER}` ({bench_user_memories} of the {store['memories']} distinct memories over "
+            f"{len(counts)} tenants of mixed sizes). Single client: {queries} `recall` queries of distinct questions of "
+            "the sets (CRITICAL priority, "
             f"default profile) after {WARM_UP} warm-up ones, one at a time. Concurrent: {clients} threads with "
             f"one httpx.Client each for {seconds:g} s, {1 - WRITE_SHARE:.0%} `recall` / {WRITE_SHARE:.0%} "
-            "`remember` (a LoCoMo turn plus a unique marker, PROJECT tier of a project of this run; the server's "
+            "`remember` (a text of the store's pool plus a unique marker, PROJECT tier of a project of this run; the server's "
             f"project capacity raised to {PROJECT_CAPACITY} so compression never removes a write). Latency is "
             "client-side, request sent to response parsed. Every acknowledged write is then looked up by id in "
             "Neo4j. Client and server share the machine's 2 cores (load averages below)."
@@ -220,23 +228,6 @@ def _writers(
              f"p50 {r['latency_ms'].get('p50')} ms, p95 {r['latency_ms'].get('p95')} ms, {r['errors']} errors; "
              f"acknowledged {case['writes']['acknowledged']}, found {case['writes']['found']}")
     return case
-
-
-def _ensure_store(services: Services, memories: int, turns: Sequence[str], progress: Callable[[str], None]) -> dict[str, Any]:
-    """The store at ``memories`` (rounded down to a multiple of the user count): reused, completed or built."""
-    per_user = memories // USERS
-    counts = owned(services, PROJECT_PREFIX)
-    if all(n >= per_user for n in counts.values()):
-        total = sum(counts.values())
-        if total > per_user * USERS:
-            progress(f"the store holds {total} memories, more than the {per_user * USERS} asked: measuring it as it is")
-        else:
-            progress(f"store of {total} memories already present: reused")
-        return {"reused": True, "memories": total}
-    progress(f"building the store from {len(turns)} distinct texts")
-    built = grow(services, per_user * USERS, turns, progress)
-    total = sum(owned(services, PROJECT_PREFIX).values())
-    return {"reused": False, "memories": total, "distinct_texts": len(turns), **built}
 
 
 @contextmanager

@@ -1,17 +1,18 @@
-"""Cypher that looks at a store from outside its operations: what the benchmarks check a store by.
+"""The benchmarks' own Cypher: what they check a store by, from outside its operations.
 
-No API field reaches these. Each answers a question a benchmark asks of the store it
-built or served — how many memories a user owns, whether an acknowledged write is
-there, what a user's state was before a hostile request and after it — so that the
-benchmarks hold no Cypher of their own and check the store the product wrote.
+Each answers a question a benchmark asks of the store it built or served — how many memories a
+user owns, whether an acknowledged write is there, a tenant's vectors for an exact scan, what one
+recall statement costs under PROFILE — always parameterised, each statement named here once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from neo4j import ManagedTransaction
+from neo4j import Driver, ManagedTransaction
+
+from hippograph.graph.recall import RecallQuery
 
 MEMORY_COUNTS = """
 UNWIND $userIds AS uid
@@ -19,6 +20,13 @@ RETURN uid AS userId, COUNT {
   MATCH (m:Memory {userId: uid})
   WHERE $skipProjects IS NULL OR m.projectId IS NULL OR NOT m.projectId STARTS WITH $skipProjects
 } AS n
+"""
+
+# What a user's memories say of themselves (their JSON attributes), those of projects named $skipProjects… left out.
+MEMORY_ATTRIBUTES = """
+MATCH (m:Memory {userId: $userId})
+WHERE m.projectId IS NULL OR NOT m.projectId STARTS WITH $skipProjects
+RETURN m.attributes AS attributes
 """
 
 PROJECTS_NAMED = """
@@ -42,35 +50,7 @@ RETURN m.id AS id, m.attributes AS attributes, coalesce(m.summaryTokens, m.token
 
 OWNER_VECTORS = """
 MATCH (m:Memory {userId: $userId}) WHERE m.tier IN $tiers
-RETURN m.id AS id, m.content AS content, m.embedding AS embedding
-"""
-
-# Every node a user owns (the labels a user's deletion removes, and the user), without the
-# bookkeeping background writers add after an answer (access counts; audit events are not read)
-# or the vectors (made from the text).
-TENANT_STATE = """
-UNWIND $users AS uid
-CALL (uid) {
-  MATCH (n:Memory {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Entity {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Turn {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Session {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Project {userId: uid}) RETURN n
-  UNION ALL MATCH (n:Task {userId: uid}) RETURN n
-  UNION ALL MATCH (n:ApiKey {userId: uid}) RETURN n
-  UNION ALL MATCH (n:User {id: uid}) RETURN n
-}
-RETURN elementId(n) AS eid, labels(n) AS labels,
-       n {.*, embedding: null, sketch: null, accessCount: null, lastAccessedAt: null} AS props,
-       [(n)-[r]->(m) | [type(r), elementId(m), properties(r)]] AS out
-"""
-
-# The store's totals, from the count store: another user's nodes, a relationship anywhere.
-STORE_TOTALS = """
-CALL () { MATCH (n) RETURN count(n) AS nodes }
-CALL () { MATCH (a:AuditEvent) RETURN count(a) AS audit }
-CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships }
-RETURN nodes - audit AS nodes, relationships
+RETURN m.id AS id, m.embedding AS embedding
 """
 
 # Every memory in the store, of whatever user (from the count store).
@@ -81,6 +61,10 @@ def memory_counts(tx: ManagedTransaction, user_ids: Sequence[str], skip_projects
     """Memories per user, those of projects whose id starts with ``skip_projects`` left out."""
     result = tx.run(MEMORY_COUNTS, userIds=list(user_ids), skipProjects=skip_projects)
     return {r["userId"]: r["n"] for r in result}
+
+
+def memory_attributes(tx: ManagedTransaction, user_id: str, skip_projects: str) -> list[str | None]:
+    return [r["attributes"] for r in tx.run(MEMORY_ATTRIBUTES, userId=user_id, skipProjects=skip_projects)]
 
 
 def projects_named(tx: ManagedTransaction, user_id: str, prefix: str) -> list[str]:
@@ -104,16 +88,6 @@ def owner_vectors(tx: ManagedTransaction, user_id: str, tiers: Sequence[str]) ->
     return tx.run(OWNER_VECTORS, userId=user_id, tiers=list(tiers)).data()
 
 
-def tenant_state(tx: ManagedTransaction, users: Sequence[str]) -> list[dict[str, Any]]:
-    return tx.run(TENANT_STATE, users=list(users)).data()
-
-
-def store_totals(tx: ManagedTransaction) -> tuple[int, int]:
-    """(nodes other than audit events, relationships)."""
-    record = tx.run(STORE_TOTALS).single(strict=True)
-    return record["nodes"], record["relationships"]
-
-
 def memory_total(tx: ManagedTransaction) -> int:
     return tx.run(MEMORY_TOTAL).single(strict=True)["memories"]
 
@@ -129,3 +103,27 @@ PAGE_CACHE = "SHOW SETTINGS YIELD name, value WHERE name = 'server.memory.pageca
 
 def server_memory(tx: ManagedTransaction) -> dict[str, Any]:
     return {**tx.run(HEAP).single(strict=True).data(), **tx.run(PAGE_CACHE).single(strict=True).data()}
+
+
+def profiled(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any]:
+    """One recall statement run under PROFILE: total db hits, rows, and the operators that cost most."""
+    with driver.session(database=database, default_access_mode="READ") as session:
+        result = session.run(query.statement().replace("CYPHER 25\n", "CYPHER 25 PROFILE\n", 1), query.parameters())
+        rows = len(list(result))
+        summary = result.consume()
+    operators: list[dict[str, Any]] = []
+
+    def walk(plan: Mapping[str, Any]) -> None:
+        operators.append({
+            "operator": plan.get("operatorType"), "dbHits": plan.get("dbHits", 0), "rows": plan.get("rows", 0),
+            "details": (plan.get("args") or {}).get("Details", ""),
+        })
+        for child in plan.get("children", []):
+            walk(child)
+
+    walk(summary.profile or {})
+    return {
+        "rows": rows,
+        "dbHits": sum(op["dbHits"] for op in operators),
+        "operators": sorted(operators, key=lambda op: op["dbHits"], reverse=True),
+    }

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 METRICS = ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")
+# Session-level, as LongMemEval reports retrieval (``recall_any_at``).
+SESSION_METRICS = ("recall_any@5", "recall_any@10")
 
 
 def dedupe(ranked: Iterable[str]) -> list[str]:
@@ -37,23 +39,38 @@ def ndcg_at(ranked: Sequence[str], relevant: set[str], k: int) -> float:
     return dcg / ideal
 
 
-def score_question(ranked: Sequence[str], relevant: set[str]) -> dict[str, float]:
-    """Every metric of ``METRICS`` for one ranked list."""
+def recall_any_at(ranked_sessions: Sequence[str], relevant: set[str], k: int) -> float:
+    """1 when any relevant session is among the first ``k`` distinct sessions of the ranking, else 0:
+    LongMemEval's session-level recall_any@k of a turn ranking (each turn read as its session,
+    repeats dropped, as its ``evaluate_retrieval_turn2session`` does)."""
+    return hit_at(dedupe(ranked_sessions), relevant, k)
+
+
+def score_question(ranked: Sequence[str], relevant: set[str],
+                   sessions: tuple[Callable[[str], str], set[str]] | None = None) -> dict[str, float]:
+    """Every metric of ``METRICS`` for one ranked list; with ``sessions`` (each id's session, and the
+    relevant sessions) those of ``SESSION_METRICS`` too."""
     ranked = dedupe(ranked)
-    return {
+    scores = {
         "recall@5": recall_at(ranked, relevant, 5),
         "recall@10": recall_at(ranked, relevant, 10),
         "recall@20": recall_at(ranked, relevant, 20),
         "hit@1": hit_at(ranked, relevant, 1),
         "ndcg@5": ndcg_at(ranked, relevant, 5),
     }
+    if sessions is not None:
+        session_of, relevant_sessions = sessions
+        ranked_sessions = [session_of(item) for item in ranked]
+        scores["recall_any@5"] = recall_any_at(ranked_sessions, relevant_sessions, 5)
+        scores["recall_any@10"] = recall_any_at(ranked_sessions, relevant_sessions, 10)
+    return scores
 
 
-def mean_scores(per_question: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    """The mean of each metric over questions (0 for none)."""
+def mean_scores(per_question: Sequence[Mapping[str, float]], names: Sequence[str] = METRICS) -> dict[str, float]:
+    """The mean of each metric of ``names`` over questions (0 for none)."""
     if not per_question:
-        return {name: 0.0 for name in METRICS}
-    return {name: sum(q[name] for q in per_question) / len(per_question) for name in METRICS}
+        return {name: 0.0 for name in names}
+    return {name: sum(q[name] for q in per_question) / len(per_question) for name in names}
 
 
 def percentile(values: Sequence[float], p: float) -> float:

@@ -1,6 +1,6 @@
 """Recall quality after the session lifecycle, against the raw-turn store (``--lifecycle``).
 
-Each LoCoMo conversation is played in order as one user with one project: every
+Each conversation is played in order as one user with one project: every
 session is started, its turns appended with ``append_turn`` (the transcript is
 summarised past 75 % of its budget, facts going to project memory), the session
 is ended (the remaining turns' facts are kept, the turns deleted), and
@@ -20,25 +20,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from hippograph.bench import metrics
-from hippograph.bench.locomo import (
-    Asked,
-    Conversation,
-    bench_services,
-    deliveries,
-    forgotten_after,
-    methods,
-    shared_words,
-    summarise,
-)
-from hippograph.graph import inspection
 from hippograph.memory.lifecycle.consolidation import consolidate
-from hippograph.memory.recall.profiles import Priority, RecallProfile
-from hippograph.memory.recall.query import recall
 from hippograph.memory.lifecycle.sessions import end_session, start_session
-from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import append_turn
+from hippograph.memory.recall.profiles import RecallProfile
 from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope
+from hippograph_bench import inspection
+from hippograph_bench.data import Conversation, DataSet
+from hippograph_bench.locomo import Asked, ask_all, bench_services, forgotten_after, methods, summarise_sets
 
 PROJECT = "locomo"
 TRANSCRIPT_BUDGET = 1024
@@ -65,12 +55,12 @@ def stored_tokens(services: Services, user_id: str) -> int:
 
 
 def raw_tokens(services: Services, conversation: Conversation) -> int:
-    return sum(services.tokens.count(t.content) for turns in conversation.sessions.values() for t in turns)
+    return sum(services.tokens.count(t.content) for t in conversation.turns)
 
 
 def evaluate(
     services: Services,
-    conversations: Sequence[Conversation],
+    sets: Sequence[DataSet],
     profiles: Mapping[str, RecallProfile] | None = None,
     transcript_budget: int = TRANSCRIPT_BUDGET,
     progress: Callable[[str], None] = lambda _: None,
@@ -81,29 +71,19 @@ def evaluate(
     asked: list[Asked] = []
     played_seconds = 0.0
     tokens = {"stored": 0, "raw": 0, "memories": 0}
-    for conversation in conversations:
-        with forgotten_after(services, conversation):
-            started = time.perf_counter()
-            refs = play(services, conversation)
-            played_seconds += time.perf_counter() - started
-            tokens["stored"] += stored_tokens(services, conversation.user_id)
-            tokens["raw"] += raw_tokens(services, conversation)
-            tokens["memories"] += len(refs)
-            progress(f"{conversation.sample_id}: {len(refs)} memories after the lifecycle, "
-                     f"{len(conversation.questions)} questions")
-            for question, shared in zip(conversation.questions, shared_words(conversation)):
-                for name, profile in profiles.items():
-                    result = recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
-                                    now=conversation.now, record_access=False)
-                    ranked = [ref for c in result.ranking for ref in refs.get(c.id, [])]
-                    asked.append(Asked(
-                        conversation.sample_id, question.category, name,
-                        metrics.score_question(ranked, set(question.evidence)),
-                        deliveries(services, result, profile, refs, question), shared == 0,
-                        result.timings.embed_ms if result.timings else 0.0,
-                        result.timings.query_ms if result.timings else 0.0,
-                    ))
-    result = summarise(asked, conversations, profiles, services, played_seconds)
+    for data in sets:
+        for conversation in data.conversations:
+            with forgotten_after(services, conversation):
+                started = time.perf_counter()
+                refs = play(services, conversation)
+                played_seconds += time.perf_counter() - started
+                tokens["stored"] += stored_tokens(services, conversation.user_id)
+                tokens["raw"] += raw_tokens(services, conversation)
+                tokens["memories"] += len(refs)
+                progress(f"{data.name} {conversation.sample_id}: {len(refs)} memories after the lifecycle, "
+                         f"{len(conversation.questions)} questions")
+                asked += ask_all(services, data, conversation, profiles, refs)
+    result = summarise_sets(asked, sets, profiles, services, played_seconds)
     result["lifecycle"] = {
         "transcript_budget": transcript_budget,
         "stored_tokens": tokens["stored"],

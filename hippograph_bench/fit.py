@@ -1,4 +1,4 @@
-"""Fit the hybrid profile's weights, time boost and period boost on LoCoMo-format development data.
+"""Fit the hybrid profile's weights, time boost and period boost on LoCoMo-format development sets.
 
 How: every question is asked once through the real recall statement with the hybrid profile's
 candidate sources and a wide candidate list (300 rows, no floor), keeping each candidate's four
@@ -10,10 +10,13 @@ best mean Recall@10 + Hit@1 + NDCG@5 (ties: the earlier grid point, no boost fir
 recall statement ranks its candidates by exactly that score, and no component depends on the
 weights or the boosts, the offline ranking is what recall returns with them.
 
-Every grid point is scored once for every question; a fit on some conversations is then the
-best mean over their questions. ``leave-one-conversation-out``: for each conversation, the point
-fitted on the others is scored on it alone; the pooled result says how the fit does on a
-conversation it was not fitted on. Each signal is checked the same way with it left out (its
+Every grid point is scored once for every question, and its objective summed per fold; a fit on
+some folds is then the best mean over their questions. A fold is one conversation (a LongMemEval
+haystack), and a conversation that two sets hold (LoCoMo and its audited labels, LoCoMo-Plus built
+on the same conversations: at least half the smaller one's turns shared) is one fold, so that no
+fold is fitted on its own turns. ``leave-one-conversation-out``: for each fold, the point fitted
+on the others is scored on it alone; the pooled result says how the fit does on a conversation it
+was not fitted on, over every set together and over each set apart. Each signal is checked the same way with it left out (its
 weight, or its boost, 0) and the rest refitted (``without``): what it earns held out.
 ``reliability``: held out, the share of relevant candidates per band of the score — whether a
 score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
@@ -29,12 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.bench import metrics
-from hippograph.bench.locomo import Conversation, bench_services, forgotten_after, ingest
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
-from hippograph.memory.recall.query import recall
-from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
+from hippograph_bench import metrics
+from hippograph_bench.data import DataSet
+from hippograph_bench.locomo import ask, bench_services, forgotten_after, ingest
 
 STEP = 0.05
 SIGNALS = ("vector", "keyword", "recency", "relation")
@@ -52,10 +54,12 @@ DEPTH = 20
 
 @dataclass
 class Rows:
+    # The fold it is held out with (``folds``), and its set.
     conversation: str
     evidence: set[str]
     dia_ids: list[str]
     features: np.ndarray  # (candidates, 6): vector, keyword, recency, relation, time, period
+    dataset: str = ""
     relevant: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +97,7 @@ class Table:
             self.relevant[i, :len(r.dia_ids)] = r.relevant
         self.evidence = np.array([len(r.evidence) for r in rows], dtype=np.float64)
         self.conversations = np.array([r.conversation for r in rows])
+        self.datasets = np.array([r.dataset for r in rows])
         self.discounts = 1.0 / np.log2(np.arange(2, 7))
         self.ideal = np.array([self.discounts[:int(min(n, 5))].sum() for n in self.evidence])
 
@@ -103,7 +108,7 @@ class Table:
                 * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
 
     def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
-        """Each metric of ``hippograph.bench.metrics`` per question, ranked at ``point`` above ``floor``."""
+        """Each metric of ``hippograph_bench.metrics.METRICS`` per question, ranked at ``point`` above ``floor``."""
         scores = np.where(self.found, self.scores(point), -np.inf)
         # Ties keep the rows' order (the recall statement's), as a stable sort of the statement's list does.
         order = np.argsort(-scores, axis=1, kind="stable")[:, :DEPTH]
@@ -133,18 +138,21 @@ def points(step: float = STEP) -> list[Point]:
 
 
 class Grid:
-    """Every grid point's objective per question, computed once for all the fits made of them."""
+    """Every grid point's objective summed per fold, computed once for all the fits made of them."""
 
     def __init__(self, table: Table, step: float = STEP) -> None:
         self.table = table
         self.points = points(step)
-        self.objectives = np.stack([objective(table.per_question(p)) for p in self.points])
+        self.folds, fold_of = np.unique(table.conversations, return_inverse=True)
+        self.questions = np.bincount(fold_of, minlength=len(self.folds)).astype(np.float64)
+        self.sums = np.stack([np.bincount(fold_of, weights=objective(table.per_question(p)), minlength=len(self.folds))
+                              for p in self.points])
 
-    def best(self, questions: np.ndarray, without: str | None = None) -> Point:
-        """The point with the best mean objective over ``questions``; ``without`` a signal (or the time
-        boost), among the points giving it nothing."""
+    def best(self, folds: np.ndarray, without: str | None = None) -> Point:
+        """The point with the best mean objective over the questions of ``folds`` (a mask over
+        ``self.folds``); ``without`` a signal (or a boost), among the points giving it nothing."""
         allowed = np.array([_gives_nothing(p, without) for p in self.points])
-        means = np.where(allowed, self.objectives[:, questions].mean(axis=1), -np.inf)
+        means = np.where(allowed, self.sums[:, folds].sum(axis=1) / self.questions[folds].sum(), -np.inf)
         return self.points[int(np.argmax(means))]
 
 
@@ -168,21 +176,22 @@ def mean(per_question: Mapping[str, np.ndarray], questions: np.ndarray | None = 
             for k, v in per_question.items()}
 
 
-def held_out(grid_: Grid, floor: float, without: str | None = None) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    """Leave one conversation out: per fold the point fitted on the others and its scores on it, and
-    the scores pooled over questions."""
+def held_out(grid_: Grid, floor: float, without: str | None = None) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+    """Leave one fold out: per fold the point fitted on the others and its scores on it, and the
+    scores per question, each from its own fold's fit."""
     table = grid_.table
     folds = []
     pooled = {k: np.zeros(len(table.evidence)) for k in metrics.METRICS}
-    for conversation in sorted(set(table.conversations)):
+    for i, conversation in enumerate(grid_.folds):
         test = table.conversations == conversation
-        point = grid_.best(~test, without)
+        others = np.arange(len(grid_.folds)) != i
+        point = grid_.best(others, without)
         scores = table.per_question(point, floor)
         for k in pooled:
             pooled[k][test] = scores[k][test]
         folds.append({"held_out": str(conversation), "questions": int(test.sum()), **point.as_dict(),
                       "results": mean(scores, test)})
-    return folds, mean(pooled)
+    return folds, pooled
 
 
 def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -210,13 +219,21 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
 
 def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
     """The point fitted on all rows, a leave-one-conversation-out check (with what a score means held
-    out), and the same check with each signal (and the time boost) left out in turn, the rest
-    refitted: what each earns on conversations it was not fitted on."""
+    out), and the same check with each signal (and each boost) left out in turn, the rest refitted:
+    what each earns on conversations it was not fitted on; every set together, and each apart."""
     table = Table(rows)
     grid_ = Grid(table, step)
-    everyone = np.ones(len(rows), dtype=bool)
-    point = grid_.best(everyone)
+    point = grid_.best(np.ones(len(grid_.folds), dtype=bool))
     folds, pooled = held_out(grid_, floor)
+    without = {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)}
+    in_sample = table.per_question(point, floor)
+
+    def per_set(name: str) -> dict[str, Any]:
+        mine = table.datasets == name
+        return {"questions": int(mine.sum()), "in_sample": mean(in_sample, mine),
+                "leave_one_conversation_out": mean(pooled, mine),
+                "without": {signal: mean(scores, mine) for signal, scores in without.items()}}
+
     return {
         **point.as_dict(),
         "objective": "mean recall@10 + hit@1 + ndcg@5",
@@ -224,35 +241,69 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
         "time_boosts": list(BOOSTS),
         "period_boosts": list(PERIOD_BOOSTS),
         "questions": len(rows),
-        "in_sample": mean(table.per_question(point, floor)),
-        "leave_one_conversation_out": pooled,
+        "in_sample": mean(in_sample),
+        "leave_one_conversation_out": mean(pooled),
         "folds": folds,
         "reliability": reliability(table, folds),
-        "without": {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)},
+        "without": {signal: mean(scores) for signal, scores in without.items()},
+        "sets": {name: per_set(name) for name in dict.fromkeys(r.dataset for r in rows)},
         "floor": floor,
     }
 
 
+def conversation_folds(sets: Sequence[DataSet]) -> dict[tuple[str, str], str]:
+    """(set, conversation) → its fold: one a conversation, and one for a conversation that two sets
+    hold (at least half the turns of the smaller one's shared, by text)."""
+    nodes = [(data.name, c.sample_id) for data in sets for c in data.conversations]
+    turns = {(data.name, c.sample_id): {t.content for t in c.turns} for data in sets for c in data.conversations}
+    holders: dict[str, list[tuple[str, str]]] = {}
+    for node, texts in turns.items():
+        for text in texts:
+            holders.setdefault(text, []).append(node)
+    shared: dict[tuple[tuple[str, str], tuple[str, str]], int] = {}
+    for held in holders.values():
+        if len({name for name, _ in held}) > 1:
+            for a, b in itertools.combinations(held, 2):
+                if a[0] != b[0]:
+                    shared[a, b] = shared.get((a, b), 0) + 1
+    root = {node: node for node in nodes}
+
+    def find(node: tuple[str, str]) -> tuple[str, str]:
+        while root[node] != node:
+            node = root[node]
+        return node
+
+    for (a, b), n in shared.items():
+        if 2 * n >= min(len(turns[a]), len(turns[b])):
+            root[find(b)] = find(a)
+    return {node: "/".join(find(node)) for node in nodes}
+
+
 def extract(
-    services: Services, conversations: Sequence[Conversation], progress: Callable[[str], None] = lambda _: None,
+    services: Services, sets: Sequence[DataSet], progress: Callable[[str], None] = lambda _: None,
 ) -> list[Rows]:
     services = bench_services(services)
     profile = extraction_profile()
+    fold = conversation_folds(sets)
     found: list[Rows] = []
-    for conversation in conversations:
-        with forgotten_after(services, conversation):
-            dia_ids = ingest(services, conversation)
-            started = time.perf_counter()
-            for question in conversation.questions:
-                result = recall(services, question.text, Scope(conversation.user_id), "critical", profile,
-                                now=conversation.now, record_access=False)
-                ranked = [c for c in result.ranking if c.id in dia_ids]
-                features = np.array([
-                    [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
-                     c.components.time, c.components.period]
-                    for c in ranked
-                ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
-                found.append(Rows(conversation.sample_id, set(question.evidence), [dia_ids[c.id] for c in ranked],
-                                  features))
-        progress(f"{conversation.sample_id}: {len(conversation.questions)} questions in {time.perf_counter() - started:.0f}s")
+    for data in sets:
+        for conversation in data.conversations:
+            with forgotten_after(services, conversation):
+                dia_ids = ingest(services, conversation)
+                started = time.perf_counter()
+                for question in conversation.questions:
+                    # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
+                    firsts = {}
+                    for c in ask(services, conversation, question, profile).ranking:
+                        for dia_id in dia_ids.get(c.id, ()):
+                            firsts.setdefault(dia_id, c)
+                    features = np.array([
+                        [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
+                         c.components.time, c.components.period]
+                        for c in firsts.values()
+                    ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
+                    found.append(Rows(fold[data.name, conversation.sample_id], set(question.evidence), list(firsts),
+                                      features, data.name))
+            progress(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
+                     f"{time.perf_counter() - started:.0f}s")
     return found

@@ -22,12 +22,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from hippograph.bench import locomo, metrics
+from hippograph.graph.vocabulary import Tier
+from hippograph.memory.services import Services, open_embedder
+from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
-from hippograph.graph.vocabulary import Tier
-from hippograph.memory.tiers import Scope
-from hippograph.memory.services import Services, open_embedder
+from hippograph_bench import metrics
+from hippograph_bench.data import load
 
 LARGE = 100_000_000
 
@@ -35,7 +36,7 @@ LARGE = 100_000_000
 def locomo_texts(paths: Sequence[Path], limit: int) -> list[str]:
     """Distinct turn texts of LoCoMo files, as the recall benchmark stores them, in file order."""
     texts = list(dict.fromkeys(
-        turn.content for conversation in locomo.load(paths) for turns in conversation.sessions.values() for turn in turns
+        turn.content for conversation in load(paths) for turn in conversation.turns
     ))
     if len(texts) < limit:
         raise ValueError(f"the data holds {len(texts)} distinct turns, fewer than the {limit} asked for")

@@ -1,16 +1,16 @@
-"""Recall quality on LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0).
+"""Recall quality on conversation sets: LoCoMo (Maharana et al., ACL 2024; CC BY-NC 4.0), LoCoMo-Plus
+and LongMemEval (Wu et al., ICLR 2025; MIT), read by ``hippograph_bench.data``.
 
-Each conversation becomes one user of this run alone (``Conversation.user_id`` holds the run's
-token, so that two benchmarks sharing a store never ingest into, or forget, each other's users;
-they are forgotten when the run ends); each LoCoMo session a session whose turns
-are SESSION memories stamped with the session's ``session_N_date_time`` (plus
-one second per turn, to keep their order), with tier capacities large enough to
-hold a whole conversation, so that ranking is what is measured. Every question
-of categories 1-4 (category 5 is adversarial, unanswerable) is asked as that
-user, "now" being a day after the last session, and the ranked memory ids are
-mapped back to turn ``dia_id`` s and scored against the question's evidence
-(``"D8:6; D9:17"`` holds two ids). Methods, side by side, all through
-``hippograph.memory.recall.query.recall`` and its one Cypher statement:
+Each conversation becomes one user of this run alone, forgotten when its questions are asked; each
+session a session whose turns are SESSION memories stamped with the session's date (plus one
+second per turn, to keep their order), with tier capacities large enough to hold a whole
+conversation, so that ranking is what is measured. A turn longer than a memory holds is stored as
+its parts (``bulk_import``), each standing for the turn. Every question is asked as that user at its
+own date (LongMemEval's ``question_date``), or else a day after the last session, and the ranked
+memory ids are mapped back to turn ``dia_id`` s and scored against the question's evidence
+(``"D8:6; D9:17"`` holds two ids; a turn found through several parts counts once, at its best).
+Methods, side by side, all through ``hippograph.memory.recall.query.recall`` and its one Cypher
+statement:
 
 * ``bm25`` — full-text candidates ranked by BM25 alone;
 * ``vector`` — vector candidates ranked by cosine alone;
@@ -18,7 +18,10 @@ mapped back to turn ``dia_id`` s and scored against the question's evidence
 
 Rank metrics (Recall@5/10/20, Hit@1, NDCG@5) are computed on ``RecallResult.ranking``:
 the method's own ranking, after its floor and before the priority budget, which
-would otherwise cut every list to at most 3 items.
+would otherwise cut every list to at most 3 items. On LongMemEval's sets also LongMemEval's
+session-level recall_any@5 and @10 (``metrics.recall_any_at``). Each set (file) is reported
+apart — by question type too: LongMemEval's ``question_type``, LoCoMo-Plus's relation, LoCoMo's
+category — and all of them together.
 
 What reaches an agent is the budget, so the ``delivered`` set is scored too, per
 priority, from the same ranking through recall's own selection (gates and budget):
@@ -36,36 +39,31 @@ evidence turn's text. There, only meaning can find the answer.
 
 from __future__ import annotations
 
-import json
-import re
 import time
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
-from hippograph.bench import metrics
-from hippograph.memory.writing.forget import forget_user
 from hippograph.graph.recall import RelationBranch
+from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall.lucene import keywords
 from hippograph.memory.recall.profiles import PROFILES, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import RecallResult, recall, select
-from hippograph.memory.writing.store import MemoryInput, bulk_import
-from hippograph.graph.vocabulary import Tier
-from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.forget import forget_user
+from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph_bench import metrics
+from hippograph_bench.data import Conversation, DataSet, Question, session_of
 
-CATEGORIES = (1, 2, 3, 4)
-CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 LARGE_CAPACITY = 10_000_000
 # Words compare on their first five letters: "volunteering" meets "volunteered", "stress" "stressed".
 STEM = 5
 # The priorities whose budget delivers anything.
 DELIVERING = (Priority.CRITICAL, Priority.HIGH, Priority.MEDIUM)
+# A set of more conversations than this (LongMemEval: one haystack a question) is not listed by conversation.
+LISTED_CONVERSATIONS = 20
 
 # The two baselines, as profiles of the same recall statement: one signal, no floor.
 BM25 = RecallProfile(
@@ -82,54 +80,6 @@ def methods() -> dict[str, RecallProfile]:
     return {"bm25": BM25, "vector": VECTOR, **{name: PROFILES[name] for name in ("izanagi", "hanzo", "hybrid")}}
 
 
-@dataclass(frozen=True)
-class Turn:
-    dia_id: str
-    speaker: str
-    text: str
-    at: datetime
-
-    @property
-    def content(self) -> str:
-        return f"{self.speaker}: {self.text}"
-
-
-@dataclass(frozen=True)
-class Question:
-    text: str
-    category: int
-    evidence: frozenset[str]
-
-
-@dataclass(frozen=True)
-class Conversation:
-    sample_id: str
-    sessions: Mapping[str, Sequence[Turn]]
-    questions: Sequence[Question]
-    # The load that read it: its user is this run's alone.
-    run: str
-
-    @property
-    def user_id(self) -> str:
-        return f"locomo-{self.run}-" + re.sub(r"[^A-Za-z0-9._:@/-]", "-", self.sample_id)
-
-    @property
-    def now(self) -> datetime:
-        """When the questions are asked: a day after the last turn."""
-        return max(turn.at for turns in self.sessions.values() for turn in turns) + timedelta(days=1)
-
-
-def load(paths: Iterable[str | Path]) -> list[Conversation]:
-    """Conversations of LoCoMo-format files, as users of a run of their own; questions without
-    evidence are left out."""
-    run = uuid.uuid4().hex[:8]
-    conversations = []
-    for path in paths:
-        for sample in json.loads(Path(path).read_text()):
-            conversations.append(_conversation(sample, run))
-    return conversations
-
-
 @contextmanager
 def forgotten_after(services: Services, conversation: Conversation) -> Iterator[None]:
     """Forget the conversation's user when the block ends, however it ends: a run leaves no memories behind."""
@@ -139,40 +89,9 @@ def forgotten_after(services: Services, conversation: Conversation) -> Iterator[
         forget_user(services, conversation.user_id)
 
 
-def _conversation(sample: Mapping[str, Any], run: str) -> Conversation:
-    raw = sample["conversation"]
-    sessions: dict[str, list[Turn]] = {}
-    numbers = sorted(int(m.group(1)) for key in raw if (m := re.fullmatch(r"session_(\d+)", key)))
-    for n in numbers:
-        turns = raw.get(f"session_{n}") or []
-        stamp = raw.get(f"session_{n}_date_time")
-        if not turns or not stamp:
-            continue
-        start = datetime.strptime(stamp.strip(), DATE_FORMAT).replace(tzinfo=timezone.utc)
-        sessions[f"session-{n}"] = [
-            Turn(t["dia_id"], t["speaker"], _text(t), start + timedelta(seconds=i)) for i, t in enumerate(turns)
-        ]
-    questions = []
-    for qa in sample.get("qa", []):
-        if qa.get("category") not in CATEGORIES:
-            continue
-        evidence = frozenset(part.strip() for item in qa.get("evidence", []) for part in str(item).split(";") if part.strip())
-        if evidence:
-            questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
-    return Conversation(str(sample.get("sample_id", f"sample-{uuid.uuid4().hex[:8]}")), sessions, questions, run)
-
-
-def _text(turn: Mapping[str, Any]) -> str:
-    text = str(turn.get("text", "")).strip()
-    # A shared photo is part of what was said; LoCoMo gives its caption.
-    if turn.get("blip_caption"):
-        text += f" [shares {turn['blip_caption']}]"
-    return text
-
-
 def shared_words(conversation: Conversation) -> list[int]:
     """Per question, how many content words it shares with its evidence turns (see ``low_overlap``)."""
-    turns = {turn.dia_id: turn for turns in conversation.sessions.values() for turn in turns}
+    turns = {turn.dia_id: turn for turn in conversation.turns}
     names = {word for turn in turns.values() for word in keywords(turn.speaker)}
 
     def shared(question: Question) -> int:
@@ -183,9 +102,11 @@ def shared_words(conversation: Conversation) -> list[int]:
     return [shared(question) for question in conversation.questions]
 
 
-def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
-    """Store the conversation as its user's memories (a long turn as its parts); memory id → dia_id."""
-    dia_ids: dict[str, str] = {}
+def ingest(services: Services, conversation: Conversation) -> dict[str, list[str]]:
+    """Store the conversation as its user's memories; memory id → the dia_ids of the turns it stands
+    for: a long turn is stored as its parts, each standing for it, and a turn said again word for word
+    in its session is the memory already there (``bulk_import`` keeps one), standing for both."""
+    dia_ids: dict[str, list[str]] = {}
     for session_id, turns in conversation.sessions.items():
         scope = Scope(conversation.user_id, None, session_id)
         items = [
@@ -195,14 +116,10 @@ def ingest(services: Services, conversation: Conversation) -> dict[str, str]:
             )
             for turn in turns
         ]
-        for stored, turn in zip(store_memories(services, scope, items), turns):
-            dia_ids.update((memory_id, turn.dia_id) for memory_id in stored)
+        for stored, turn in zip(bulk_import(services, scope, items), turns):
+            for memory_id in stored:
+                dia_ids.setdefault(memory_id, []).append(turn.dia_id)
     return dia_ids
-
-
-def store_memories(services: Services, scope: Scope, items: Sequence[MemoryInput]) -> list[tuple[str, ...]]:
-    """The ingest's one write: the service's own bulk import (batched embedding, mentions, audit)."""
-    return bulk_import(services, scope, items)
 
 
 def bench_services(services: Services) -> Services:
@@ -228,8 +145,9 @@ class Delivered:
 class Asked:
     """One question asked of one method: what it ranked, what each priority's budget delivered."""
 
+    dataset: str
     conversation: str
-    category: int
+    kind: str
     method: str
     scores: dict[str, float]
     delivered: dict[Priority, Delivered]
@@ -238,45 +156,54 @@ class Asked:
     query_ms: float
 
 
-def ask(
-    services: Services, conversation: Conversation, dia_ids: Mapping[str, str], question: Question,
-    profile: RecallProfile, priority: Priority = Priority.CRITICAL,
-) -> tuple[RecallResult, list[str]]:
-    """Recall for one question; the result and its ranking as dia_ids."""
-    result = recall(
-        services, question.text, Scope(conversation.user_id), priority, profile,
-        now=conversation.now, record_access=False,
-    )
-    return result, [dia_ids[c.id] for c in result.ranking if c.id in dia_ids]
+def ask(services: Services, conversation: Conversation, question: Question, profile: RecallProfile) -> RecallResult:
+    """Recall for one question, as the conversation's user, at the question's date."""
+    return recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
+                  now=conversation.asked_at(question), record_access=False)
+
+
+def ask_all(
+    services: Services, data: DataSet, conversation: Conversation, profiles: Mapping[str, RecallProfile],
+    refs: Mapping[str, Sequence[str]],
+) -> list[Asked]:
+    """Every question of the conversation asked of every method, scored; ``refs`` maps a memory to the
+    turns it stands for (a turn or a part of one for itself, a fact for those it came from), in order."""
+    asked = []
+    for question, shared in zip(conversation.questions, shared_words(conversation)):
+        by_session = (session_of, set(question.sessions)) if data.sessions_scored else None
+        for name, profile in profiles.items():
+            result = ask(services, conversation, question, profile)
+            ranked = [ref for c in result.ranking for ref in refs.get(c.id, ())]
+            asked.append(Asked(
+                data.name, conversation.sample_id, question.kind, name,
+                metrics.score_question(ranked, set(question.evidence), by_session),
+                deliveries(services, result, profile, refs, question), shared == 0,
+                result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
+            ))
+    return asked
 
 
 def evaluate(
     services: Services,
-    conversations: Sequence[Conversation],
+    sets: Sequence[DataSet],
     profiles: Mapping[str, RecallProfile] | None = None,
     progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
-    """Ingest each conversation, ask every question of every method, and aggregate."""
+    """Ingest each conversation, ask every question of every method, and aggregate per set and together."""
     services = bench_services(services)
     profiles = dict(profiles or methods())
     asked: list[Asked] = []
     ingest_seconds = 0.0
-    for conversation in conversations:
-        with forgotten_after(services, conversation):
-            started = time.perf_counter()
-            dia_ids = ingest(services, conversation)
-            ingest_seconds += time.perf_counter() - started
-            progress(f"{conversation.sample_id}: {len(dia_ids)} turns stored, {len(conversation.questions)} questions")
-            refs = {memory_id: (dia_id,) for memory_id, dia_id in dia_ids.items()}
-            for question, shared in zip(conversation.questions, shared_words(conversation)):
-                for name, profile in profiles.items():
-                    result, ranked = ask(services, conversation, dia_ids, question, profile)
-                    asked.append(Asked(
-                        conversation.sample_id, question.category, name, metrics.score_question(ranked, set(question.evidence)),
-                        deliveries(services, result, profile, refs, question), shared == 0,
-                        result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
-                    ))
-    return summarise(asked, conversations, profiles, services, ingest_seconds)
+    for data in sets:
+        for n, conversation in enumerate(data.conversations, 1):
+            with forgotten_after(services, conversation):
+                started = time.perf_counter()
+                dia_ids = ingest(services, conversation)
+                ingest_seconds += time.perf_counter() - started
+                asked += ask_all(services, data, conversation, profiles, dia_ids)
+            progress(f"{data.name} {n}/{len(data.conversations)} {conversation.sample_id}: {len(dia_ids)} memories "
+                     f"of {len(conversation.turns)} turns, {len(conversation.questions)} questions")
+    return summarise_sets(asked, sets, profiles, services, ingest_seconds)
 
 
 def deliveries(
@@ -284,7 +211,7 @@ def deliveries(
     question: Question,
 ) -> dict[Priority, Delivered]:
     """What each priority's budget delivers from the ranking: recall's own selection, without asking again;
-    a memory counts for the turns it stands for (``refs``: a turn for itself, a fact for those it came from)."""
+    a memory counts for the turns it stands for (``refs``)."""
     found = {}
     for priority in DELIVERING:
         items = select(result.ranking, profile, profile.gates.budgets[priority], services.tokens)
@@ -318,23 +245,45 @@ def precision_by_count(delivered: Sequence[Delivered]) -> dict[str, dict[str, fl
     return by_count
 
 
+def summarise_sets(
+    asked: Sequence[Asked], sets: Sequence[DataSet], profiles: Mapping[str, RecallProfile], services: Services,
+    seconds: float,
+) -> dict[str, Any]:
+    """Every set together (the top level), each set apart (``sets``), and how the run was made."""
+    conversations = [c for data in sets for c in data.conversations]
+    return {
+        **summarise(asked, conversations, profiles),
+        "sets": {data.name: summarise([a for a in asked if a.dataset == data.name], data.conversations, profiles,
+                                      data.sessions_scored, listed=len(data.conversations) <= LISTED_CONVERSATIONS)
+                 for data in sets},
+        "model": services.embedder.name,
+        "profiles": {name: describe(profile) for name, profile in profiles.items()},
+        "ingest_seconds": round(seconds, 1),
+    }
+
+
 def summarise(
     asked: Sequence[Asked], conversations: Sequence[Conversation], profiles: Mapping[str, RecallProfile],
-    services: Services, ingest_seconds: float,
+    sessions: bool = False, listed: bool = False,
 ) -> dict[str, Any]:
+    """The scores of ``asked`` by method, and by slice: question type, low word overlap, and with
+    ``listed`` conversation; with ``sessions``, LongMemEval's session-level metrics beside the rank metrics."""
+    names = (*metrics.METRICS, *metrics.SESSION_METRICS) if sessions else metrics.METRICS
+
     def by(predicate: Callable[[Asked], bool]) -> dict[str, dict[str, float]]:
         return {
-            name: _round(metrics.mean_scores([a.scores for a in asked if a.method == name and predicate(a)]))
+            name: _round(metrics.mean_scores([a.scores for a in asked if a.method == name and predicate(a)], names))
             for name in profiles
         }
 
     def delivered(name: str, priority: Priority) -> list[Delivered]:
         return [a.delivered[priority] for a in asked if a.method == name]
 
-    questions = sum(len(c.questions) for c in conversations)
-    return {
-        "questions": questions,
-        "model": services.embedder.name,
+    first = next(iter(profiles))
+    kinds = sorted({q.kind for c in conversations for q in c.questions})
+    summary: dict[str, Any] = {
+        "questions": sum(len(c.questions) for c in conversations),
+        "metrics": list(names),
         "results": by(lambda a: True),
         "delivered": {
             priority.value: {name: _round(delivered_scores(delivered(name, priority))) for name in profiles}
@@ -342,7 +291,7 @@ def summarise(
         },
         "delivered_by_count": {name: precision_by_count(delivered(name, Priority.CRITICAL)) for name in profiles},
         "low_overlap": {
-            "questions": sum(1 for a in asked if a.low_overlap and a.method == next(iter(profiles))),
+            "questions": sum(1 for a in asked if a.low_overlap and a.method == first),
             "results": by(lambda a: a.low_overlap),
         },
         "latency_ms": {
@@ -353,22 +302,22 @@ def summarise(
             })
             for name in profiles
         },
-        "per_category": {
-            CATEGORY_NAMES.get(cat, str(cat)): {
-                "questions": sum(1 for c in conversations for q in c.questions if q.category == cat),
-                "results": by(lambda a, cat=cat: a.category == cat),
+        "per_type": {
+            kind: {
+                "questions": sum(1 for c in conversations for q in c.questions if q.kind == kind),
+                "results": by(lambda a, kind=kind: a.kind == kind),
             }
-            for cat in CATEGORIES
+            for kind in kinds
         },
-        "per_conversation": {
+        "conversations": len(conversations),
+        "turns": sum(len(c.turns) for c in conversations),
+    }
+    if listed:
+        summary["per_conversation"] = {
             c.sample_id: {"questions": len(c.questions), "results": by(lambda a, s=c.sample_id: a.conversation == s)}
             for c in conversations
-        },
-        "profiles": {name: describe(profile) for name, profile in profiles.items()},
-        "conversations": [c.sample_id for c in conversations],
-        "turns": sum(len(t) for c in conversations for t in c.sessions.values()),
-        "ingest_seconds": round(ingest_seconds, 1),
-    }
+        }
+    return summary
 
 
 def describe(profile: RecallProfile) -> dict[str, Any]:

@@ -4,7 +4,7 @@ One client asking ``recall`` one question at a time (``single``), or many thread
 sending ``recall`` and ``remember`` in a mix for a fixed time (``concurrent``);
 each request is read into an ``Outcome`` (success, or the class of its failure)
 and the concurrent run's samples summarised (``summarise``). Nothing here knows
-the store: ``hippograph.bench.api`` builds it, serves it and checks the writes.
+the store: ``hippograph_bench.api`` builds it, serves it and checks the writes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from hippograph.bench import metrics
+from hippograph_bench import metrics
 
 WRITE_SHARE = 0.2
 WARM_UP = 20

@@ -1,0 +1,64 @@
+"""`hippograph bench` as a user runs it: the benchmarks come from their own package through the CLI's
+entry points, say so when they are not there, and a fit is shipped only where the user names."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hippograph
+from hippograph.memory.recall.profiles import HYBRID_FIT
+from api_client import HIPPOGRAPH
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "bench" / "longmemeval-tiny.json"
+# The CLI's main, run with the benchmarks' package out of reach, as in an install without them.
+WITHOUT_BENCH = ("import sys; sys.modules['hippograph_bench'] = None; "
+                 "from hippograph.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+def test_nothing_in_the_product_imports_the_benchmarks() -> None:
+    package = Path(hippograph.__file__).parent
+    importing = []
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            importing += [f"{path.relative_to(package)}: {name}" for name in names if name.split(".")[0] == "hippograph_bench"]
+    assert importing == []
+
+
+def test_the_benchmarks_are_a_command_of_the_cli() -> None:
+    result = subprocess.run([HIPPOGRAPH, "bench", "--help"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert all(kind in result.stdout for kind in ("locomo", "fit", "latency", "writes", "api"))
+    assert "fuzz" not in result.stdout
+
+
+def test_without_the_benchmarks_the_cli_says_how_to_install_them() -> None:
+    result = subprocess.run([sys.executable, "-c", WITHOUT_BENCH, "bench", "locomo", "--data", "x.json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert "the benchmarks are not installed" in result.stderr and "hippograph[bench]" in result.stderr
+    # Every other command is there as before.
+    assert subprocess.run([sys.executable, "-c", WITHOUT_BENCH, "migrate", "--help"],
+                          capture_output=True, text=True, timeout=120).returncode == 0
+
+
+@pytest.mark.neo4j
+def test_a_fit_is_shipped_to_the_file_named_and_nowhere_else(tmp_path: Path) -> None:
+    shipped_before = HYBRID_FIT.read_bytes()
+    out, ship = tmp_path / "fit.json", tmp_path / "shipped" / "hybrid_fit.json"
+    ship.parent.mkdir()
+    result = subprocess.run([HIPPOGRAPH, "bench", "fit", "--data", str(FIXTURE), "--out", str(out), "--ship", str(ship)],
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stderr[-2000:]
+    fitted = json.loads(ship.read_text())
+    assert fitted == json.loads(out.read_text())
+    assert set(fitted["weights"]) == {"vector", "keyword", "recency", "relation"}
+    assert fitted["sets"]["longmemeval-tiny"]["questions"] == 2
+    assert HYBRID_FIT.read_bytes() == shipped_before

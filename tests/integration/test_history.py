@@ -10,6 +10,8 @@ import time
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory import browse
@@ -127,3 +129,60 @@ def test_an_as_of_recall_counts_no_access(clean_db: Services) -> None:
     assert count == 0
     # Before it was recorded, the memory was not there.
     assert recall(services, "when does the invoice job run", SCOPE, as_of=datetime(2000, 1, 1, tzinfo=timezone.utc)).items == []
+
+
+TOPICS = ["the payments queue", "the search index", "the login page", "the nightly export", "the cache"]
+STEPS = st.lists(st.tuples(st.sampled_from(["remember", "edit", "decide", "forget"]),
+                           st.integers(0, len(TOPICS) - 1), st.integers(0, 9)), min_size=1, max_size=8)
+
+
+def every_read(services: Services, as_of: datetime | None) -> dict[str, object]:
+    """Every read an analyst makes, as of ``as_of``; the access-free parts of each answer."""
+    recalled = recall(services, "what changed in the payments queue", SCOPE, priority="CRITICAL", as_of=as_of,
+                      record_access=False)
+    page = browse.memories_page(services, USER, browse.MemoryFilter(include_archived=True), 100, as_of=as_of)
+    ids = [row["id"] for row in page.rows]
+    chained = browse.chains(services, USER, None, 100, as_of=as_of)
+    starts = sorted({c["error"]["id"] for c in chained} | {c["decision"]["id"] for c in chained if c["decision"]})
+    return {
+        "recall": [(item.id, item.content, item.score) for item in recalled.items],
+        "ranking": [(c.id, c.score) for c in recalled.ranking],
+        "memories": page.rows,
+        "memory": browse.get_memories(services, USER, ids, as_of=as_of),
+        "chains": chained,
+        "trace": [browse.trace(services, USER, start, direction="BOTH", as_of=as_of) for start in starts],
+        "tierUsage": browse.tier_usage(services, SCOPE, as_of=as_of),
+    }
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=STEPS)
+def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_db: Services, steps: list) -> None:
+    """Over random histories (memories written, edited, decisions closing others, memories forgotten)."""
+    services = clean_db
+    services.driver.execute_query("MATCH (n {userId: $u}) DETACH DELETE n", u=USER, database_=services.database)
+    notes: list[str] = []
+    decisions: list[str] = []
+    for action, topic, number in steps:
+        if action == "remember" or (action in ("edit", "forget") and not notes):
+            notes.append(remember(services, SCOPE, MemoryInput(f"{TOPICS[topic]} changed {number} times", Tier.PROJECT)).id)
+        elif action == "edit":
+            update_memory(services, USER, notes[number % len(notes)], content=f"{TOPICS[topic]} was rewritten {number}x")
+        elif action == "forget":
+            forget.forget_memory(services, USER, notes.pop(number % len(notes)))
+        else:
+            decided = knowledge.record_decision(services, SCOPE, f"Use plan {number} for {TOPICS[topic]}",
+                                                conflicts_with=decisions[-1:])
+            decisions.append(decided.entity_id)
+            if number % 2:
+                knowledge.record_error(services, SCOPE, f"plan {number} broke {TOPICS[topic]}", fix=f"plan {number + 1}",
+                                       caused_by=decided.entity_id)
+    # Recency is measured from the moment read: the same moment both ways.
+    at = datetime.now(timezone.utc)
+    without = every_read(services, None)
+    with_now = every_read(services, at)
+    assert with_now["memories"] == without["memories"] and with_now["memory"] == without["memory"]
+    assert with_now["chains"] == without["chains"] and with_now["trace"] == without["trace"]
+    assert with_now["tierUsage"] == without["tierUsage"]
+    assert [row[:2] for row in with_now["recall"]] == [row[:2] for row in without["recall"]]  # type: ignore[index]
+    assert [row[0] for row in with_now["ranking"]] == [row[0] for row in without["ranking"]]  # type: ignore[index]

@@ -188,10 +188,13 @@ def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, pr
 
 def record_decision(decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
                     tier: Tier = Tier.PROJECT, project: str | None = None,
-                    session: str | None = None, request_id: str | None = None) -> Operation[Recorded]:
-    """Record a decision; the active decisions it ``conflicts_with`` are closed."""
+                    session: str | None = None, request_id: str | None = None,
+                    informed_by: str | None = None) -> Operation[Recorded]:
+    """Record a decision; the active decisions it ``conflicts_with`` are closed; ``informed_by`` is the
+    ``recall_id`` of the recall that informed it."""
     return RECORD_DECISION.bind(input=_input(decision=decision, reason=reason, conflicts_with=conflicts_with, tier=tier,
-                                             project=project, session=session, request_id=request_id))
+                                             project=project, session=session, request_id=request_id,
+                                             informed_by=informed_by))
 
 
 def record_error(error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,

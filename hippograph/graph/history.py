@@ -22,7 +22,11 @@ filters the reads had before, so a read without it is unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
+
+from neo4j import ManagedTransaction
 
 
 def recorded_by(node: str) -> str:
@@ -97,3 +101,59 @@ def as_it_was(memory: dict[str, Any], version: dict[str, Any] | None, archived: 
     if version is not None:
         was.update({key: value for key, value in version.items() if key not in ("recordedAt", "supersededAt")})
     return was
+
+
+# Why a decision was taken: the recall that informed it (``informedBy``, the id of that recall's audit
+# event) and when the decision was recorded; the memories are then read as of that moment.
+INFORMED_BY = """
+MATCH (d:Entity {id: $id, userId: $userId})
+OPTIONAL MATCH (m:Memory {userId: $userId})-[:RECORDS]->(d)
+WHERE m.informedBy IS NOT NULL
+WITH m ORDER BY coalesce(m.recordedAt, m.createdAt) LIMIT 1
+OPTIONAL MATCH (event:AuditEvent {id: m.informedBy})
+WHERE event.userId = $userId AND event.operation = 'recall'
+RETURN m.informedBy AS recallId, coalesce(m.recordedAt, m.createdAt) AS at, coalesce(event.ids, []) AS ids
+"""
+
+# When each id was erased: the first tombstone that names it (forgetting lists what it took).
+ERASED_AT = """
+UNWIND $ids AS id
+OPTIONAL MATCH (event:AuditEvent {userId: $userId})
+WHERE event.operation IN ['forget', 'forget_session', 'forget_project'] AND id IN event.ids
+RETURN id, min(event.at) AS at
+"""
+
+# A recall an agent says informed its decision: one of the caller's own recall events.
+RECALL_EVENT = """
+MATCH (event:AuditEvent {id: $eventId})
+WHERE event.userId = $userId AND event.operation = 'recall'
+RETURN count(event) > 0 AS found
+"""
+
+# The decision's memory and entity keep the recall that informed it.
+INFORM = """
+MATCH (m:Memory {id: $memoryId, userId: $userId})
+SET m.informedBy = $eventId
+WITH m
+OPTIONAL MATCH (m)-[:RECORDS]->(d:Entity)
+SET d.informedBy = $eventId
+"""
+
+
+def informed_by(tx: ManagedTransaction, user_id: str, entity_id: str) -> dict[str, Any] | None:
+    """The decision's ``recallId``, when it was recorded (``at``) and the ``ids`` that recall returned; None
+    when the caller has no such entity."""
+    record = tx.run(INFORMED_BY, userId=user_id, id=entity_id).single()
+    return dict(record) if record else None
+
+
+def erased_at(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, datetime | None]:
+    return {r["id"]: r["at"] for r in tx.run(ERASED_AT, userId=user_id, ids=list(ids))}
+
+
+def recall_event_exists(tx: ManagedTransaction, user_id: str, event_id: str) -> bool:
+    return bool(tx.run(RECALL_EVENT, userId=user_id, eventId=event_id).single(strict=True)["found"])
+
+
+def inform(tx: ManagedTransaction, user_id: str, memory_id: str, event_id: str) -> None:
+    tx.run(INFORM, userId=user_id, memoryId=memory_id, eventId=event_id).consume()

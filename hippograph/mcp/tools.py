@@ -225,13 +225,15 @@ class MemoryTools:
         session: SessionId = None,
         tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
         request_id: RequestId = None,
+        informed_by: Annotated[str | None, Field(description=(
+            "The recallId of the recall that informed this decision: analysts then see what it returned."))] = None,
     ) -> dict[str, Any]:
         """Record a decision as a memory and a Decision entity; a decision with the same name closes the
         previous one. Answers the memory and entity ids and the decisions closed."""
         async def work(call: Call) -> dict[str, Any]:
             return _recorded(await knowledge.record_decision(
                 call, decision, reason=reason, conflicts_with=conflicts_with, tier=member(Tier, tier), project=project,
-                session=session, request_id=request_id))
+                session=session, request_id=request_id, informed_by=informed_by))
         return await self._run(ctx, "record_decision", work)
 
     async def record_error(

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from neo4j import READ_ACCESS, ManagedTransaction
 
 from hippograph.graph import browse as browse_cypher
+from hippograph.graph import history
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
@@ -51,6 +52,26 @@ class Page:
 
 
 @dataclass(frozen=True)
+class ContextItem:
+    """One memory a decision's recall returned: as it read when the decision was recorded (``memory``), or,
+    forgotten since, only when (``erased_at``; None when no tombstone names it)."""
+
+    id: str
+    memory: dict[str, Any] | None
+    erased_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """What informed a decision: its recall (the audit event's id), when the decision was recorded, and
+    what that recall returned, in its order."""
+
+    recall_id: str
+    recorded_at: datetime
+    items: list[ContextItem]
+
+
+@dataclass(frozen=True)
 class TierUsage:
     tier: Tier
     used_tokens: int
@@ -76,6 +97,28 @@ def get_memories(
     those recorded by then, as they read then (``hippograph.graph.history``)."""
     rows = _read(services, memory_cypher.get_memories, user_id, list(ids), as_of)
     return {row["id"]: dict(row) for row in rows}
+
+
+def decision_context(services: Services, user_id: str, entity_id: str) -> DecisionContext | None:
+    """The memories the recall that informed a decision returned, as they were when it was recorded; a
+    memory forgotten since shows only when it was erased, never what it said. None without such a recall."""
+
+    def work(tx: ManagedTransaction) -> DecisionContext | None:
+        informed = history.informed_by(tx, user_id, entity_id)
+        if informed is None or informed["recallId"] is None:
+            return None
+        at = informed["at"].to_native()
+        ids = list(informed["ids"])
+        then = {row["id"]: row for row in memory_cypher.get_memories(tx, user_id, ids, at)}
+        erased = history.erased_at(tx, user_id, [i for i in ids if i not in then])
+        items = [ContextItem(i, then[i]) if i in then else ContextItem(i, None, _native(erased.get(i))) for i in ids]
+        return DecisionContext(informed["recallId"], at, items)
+
+    return _read(services, work)
+
+
+def _native(value: Any) -> datetime | None:
+    return value.to_native() if value is not None else None
 
 
 def get_entities(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:

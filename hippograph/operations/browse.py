@@ -30,6 +30,11 @@ async def memories_by_id(call: Call, ids: Sequence[str], as_of: datetime | None 
     return await run_in_threadpool(browse.get_memories, call.services, call.user_id, ids, as_of)
 
 
+async def decision_context(call: Call, entity_id: str) -> browse.DecisionContext | None:
+    """What informed a decision (see ``hippograph.memory.browse.decision_context``)."""
+    return await run_in_threadpool(browse.decision_context, call.services, call.user_id, entity_id)
+
+
 async def entities_by_id(call: Call, ids: Sequence[str]) -> dict[str, Row]:
     return await run_in_threadpool(browse.get_entities, call.services, call.user_id, ids)
 

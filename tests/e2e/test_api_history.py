@@ -103,3 +103,23 @@ def test_the_forget_command_writes_a_receipt_that_forget_verify_checks(
         assert json.loads(planted.stdout)["user_remains"]["nodes"] == 1
     finally:
         services.driver.execute_query("MATCH (n:Entity {id: 'planted'}) DELETE n", database_=services.database)
+
+
+def test_a_decision_names_the_recall_that_informed_it_and_shows_it_as_it_was(alice: Client) -> None:
+    memory_id = remember(alice, "the image registry keeps ninety days of tags")
+    recalled = alice.data("""query { recall(query: "how long does the image registry keep tags", project: "ops",
+        priority: CRITICAL) { items { id } recallId } }""")["recall"]
+    assert memory_id in [item["id"] for item in recalled["items"]]
+    entity = alice.data("""mutation($r: ID!) { recordDecision(input: {decision: "Prune registry tags weekly",
+        project: "ops", informedBy: $r}) { ... on RecordSuccess { entity { id } } } }""",
+                        r=recalled["recallId"])["recordDecision"]["entity"]["id"]
+    alice.data("""mutation($id: ID!) { updateMemory(input: {id: $id, content: "the image registry keeps a year of tags"}) {
+        __typename } }""", id=memory_id)
+    context = alice.data("""query($id: ID!) { entity(id: $id) { context { recallId recordedAt
+        memories { id erasedAt memory { content } } } } }""", id=entity)["entity"]["context"]
+    assert context["recallId"] == recalled["recallId"]
+    shown = {row["id"]: row for row in context["memories"]}
+    assert shown[memory_id]["memory"]["content"] == "the image registry keeps ninety days of tags"
+    refused = alice.data("""mutation { recordDecision(input: {decision: "Guess", project: "ops",
+        informedBy: "no-such-recall"}) { __typename ... on UserError { code } } }""")["recordDecision"]
+    assert refused == {"__typename": "NotFoundError", "code": "NOT_FOUND"}

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory import browse
+from hippograph.memory.errors import NotFound
 from hippograph.memory.lifecycle import sessions
 from hippograph.memory.recall.query import recall
 from hippograph.memory.services import Services
@@ -186,3 +187,28 @@ def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_db: Serv
     assert with_now["tierUsage"] == without["tierUsage"]
     assert [row[:2] for row in with_now["recall"]] == [row[:2] for row in without["recall"]]  # type: ignore[index]
     assert [row[0] for row in with_now["ranking"]] == [row[0] for row in without["ranking"]]  # type: ignore[index]
+
+
+def test_a_decision_shows_what_informed_it_as_it_was_and_an_erased_memory_only_by_its_date(clean_db: Services) -> None:
+    services = clean_db
+    kept = remember(services, SCOPE, MemoryInput("the checkout API times out after 30 seconds", Tier.PROJECT))
+    erased = remember(services, SCOPE, MemoryInput("the checkout API runs on three pods", Tier.PROJECT))
+    informing = recall(services, "how does the checkout API behave", SCOPE, priority="CRITICAL")
+    assert {kept.id, erased.id} <= {item.id for item in informing.items} and informing.event_id
+    decided = knowledge.record_decision(services, SCOPE, "Raise the checkout timeout", informed_by=informing.event_id)
+    update_memory(services, USER, kept.id, content="the checkout API times out after 60 seconds")
+    forget.forget_memory(services, USER, erased.id)
+
+    context = browse.decision_context(services, USER, decided.entity_id)
+    assert context is not None and context.recall_id == informing.event_id
+    by_id = {item.id: item for item in context.items}
+    assert [item.id for item in context.items] == [item.id for item in informing.items]
+    assert by_id[kept.id].memory["content"] == "the checkout API times out after 30 seconds"  # type: ignore[index]
+    assert by_id[erased.id].memory is None and by_id[erased.id].erased_at is not None
+    assert "three pods" not in repr(context)
+    # Another user's recall cannot inform this user's decision; a decision nothing informed has no context.
+    other = recall(services, "checkout", Scope("someone-else"), priority="CRITICAL")
+    with pytest.raises(NotFound):
+        knowledge.record_decision(services, SCOPE, "Use their recall", informed_by=other.event_id)
+    plain = knowledge.record_decision(services, SCOPE, "Keep the pods at three")
+    assert browse.decision_context(services, USER, plain.entity_id) is None

@@ -106,7 +106,7 @@ CALLS = {
     "remember": dict(content="c", tier=types.Tier.SESSION, kind=types.MemoryKind.FACT, project="p", session="s",
                      relevance=0.5, summary="s", attributes={"a": 1}, mentions=[(types.EntityType.TECHNOLOGY, "Redis")], request_id="r"),
     "record_decision": dict(decision="d", reason="r", conflicts_with=["x"], tier=types.Tier.PROJECT, project="p",
-                            session="s", request_id="r"),
+                            session="s", request_id="r", informed_by="e"),
     "record_error": dict(error="e", fix="f", caused_by="d", tier=types.Tier.PROJECT, project="p", session="s",
                          request_id="r"),
     "record_pattern": dict(pattern="p", count=2, tier=types.Tier.LONG_TERM, project="p", session="s",

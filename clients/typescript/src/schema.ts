@@ -134,6 +134,16 @@ export type Consolidated = {
   skipped: Array<Scalars['String']['output']>;
 };
 
+/** One memory a decision's recall returned: as it read then, or only when it was erased. */
+export type ContextMemory = {
+  __typename?: 'ContextMemory';
+  /** When it was erased; null while it is kept. */
+  erasedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  /** As it read when the decision was recorded; null once erased. */
+  memory?: Maybe<Memory>;
+};
+
 export type ContextPiece = {
   __typename?: 'ContextPiece';
   id?: Maybe<Scalars['ID']['output']>;
@@ -167,6 +177,16 @@ export type CreateApiKeyInput = {
 };
 
 export type CreateApiKeyPayload = ApiKeyCreated | BadUserInputError | LimitExceededError | NotFoundError;
+
+/** What informed a decision: the recall it names and what that recall returned. */
+export type DecisionContext = {
+  __typename?: 'DecisionContext';
+  memories: Array<ContextMemory>;
+  /** The recall's audit event (RecallResult.recallId). */
+  recallId: Scalars['ID']['output'];
+  /** When the decision was recorded: the moment the memories are read as of. */
+  recordedAt: Scalars['DateTime']['output'];
+};
 
 /** Which edges to follow from a node. */
 export type Direction =
@@ -230,6 +250,8 @@ export type Entity = {
   /** False once a newer fact closed it (validUntil set). */
   active: Scalars['Boolean']['output'];
   attributes?: Maybe<Scalars['JSON']['output']>;
+  /** What informed this decision, when it was recorded with `informedBy`: the memories that recall returned, as they read when the decision was recorded (even if edited since); one forgotten since shows only when it was erased. Null for an entity no recall informed. */
+  context?: Maybe<DecisionContext>;
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   /** Knowledge-graph edges touching this entity. */
   edges: Array<Edge>;
@@ -983,6 +1005,8 @@ export type RecordDecisionInput = {
   /** Active decisions this one replaces: they are closed (validUntil set). */
   conflictsWith?: InputMaybe<Array<Scalars['ID']['input']>>;
   decision: Scalars['String']['input'];
+  /** The recall that informed this decision (its `recallId`): the decision's `context` then shows what it returned. */
+  informedBy?: InputMaybe<Scalars['ID']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
   reason?: InputMaybe<Scalars['String']['input']>;
   /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */

@@ -199,4 +199,6 @@ def _tombstone(
     forgotten: ScopeForgotten, by: str | None,
 ) -> AuditEvent:
     detail = forgotten.counts() if by is None else f"{forgotten.counts()}; by {by}"
-    return services.audit.record_in(tx, user_id, operation, [scope_id], detail)
+    # The scope, then the ids it took (never what they said): a decision's context dates an erased memory by them.
+    return services.audit.record_in(
+        tx, user_id, operation, [scope_id, *forgotten.memory_ids, *forgotten.entity_ids], detail)

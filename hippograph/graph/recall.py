@@ -38,7 +38,9 @@ It runs in one read transaction and, in order:
    floor, and the ranking.
 
 Only memories of ``$userId`` that are in scope, not archived and not closed
-(``validUntil`` unset) are ever read as candidates. Every value comes in as a
+(``validUntil`` unset) are ever read as candidates. With ``$asOf`` (``hippograph.graph.history``) the
+statement reads the store as it was then: the memories in use then, each edited since scored on its
+version of then, found by the exact scan (the vector index holds only what is in use now). Every value comes in as a
 parameter. The one thing Cypher cannot take as a parameter is the bound of a path
 pattern, so ``max_hops`` — a whole number from the profile, checked to lie in
 1..6, never user text — is written into the statement: the traversal is really

@@ -11,7 +11,7 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-from hippograph.config import ConfigError, Settings
+from hippograph.config import TRANSCRIPT_TRIGGER, ConfigError, Settings
 
 # What the `bench` extra installs, and the benchmarks import.
 EXTRA = ("matplotlib", "httpx")
@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     locomo.add_argument("--lifecycle", action="store_true",
                         help="play each conversation through the session lifecycle (summaries, facts, consolidation) first")
     locomo.add_argument("--transcript-budget", type=int, default=1024, metavar="TOKENS",
-                        help="with --lifecycle: the transcript budget whose 75%% triggers summarisation (default 1024)")
+                        help=f"with --lifecycle: the transcript budget whose {TRANSCRIPT_TRIGGER * 100:.0f}%% triggers summarisation "
+                             "(default 1024)")
 
     writes = kinds.add_parser("writes", help="write path: remember latency, bulk import against raw embedding throughput")
     writes.add_argument("--data", action="append", required=True, metavar="FILE", help="LoCoMo-format texts (repeatable)")

@@ -68,7 +68,8 @@ class Rows:
 
 def extraction_profile(base: RecallProfile | None = None) -> RecallProfile:
     base = base or PROFILES["hybrid"]
-    return base.with_(name="fit", candidates=300, summary_above=-1.0, full_above=-1.0)
+    # Every query weighed as a question: every branch searched, whatever its style.
+    return base.with_(name="fit", candidates=300, summary_above=-1.0, full_above=-1.0, styles={})
 
 
 @dataclass(frozen=True)

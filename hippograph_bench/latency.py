@@ -31,6 +31,7 @@ import numpy as np
 
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall import lucene
+from hippograph.memory.recall.analysis import analyse
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS, build_query, recall
 from hippograph.memory.services import Services
@@ -115,7 +116,7 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     vector = services.embedder.embed_query(probe)
     profiled = inspection.profiled(
         services.driver, services.database,
-        build_query(hybrid, Scope(group[0].user_id), probe, vector.tolist(), now, list(Tier),
+        build_query(hybrid, Scope(group[0].user_id), analyse(probe, now), vector.tolist(), now, list(Tier),
                     sketch=services.embedder.sketches(vector[None])[0]),
     )
     return {

@@ -2,7 +2,7 @@
 
 Each conversation is played in order as one user with one project: every
 session is started, its turns appended with ``append_turn`` (the transcript is
-summarised past 75 % of its budget, facts going to project memory), the session
+summarised past ``config.TRANSCRIPT_TRIGGER`` of its budget, facts going to project memory), the session
 is ended (the remaining turns' facts are kept, the turns deleted), and
 consolidation runs between sessions. Then the questions are asked as in the
 raw-turn run, and a returned fact counts for the turns it was derived from
@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from hippograph.config import TRANSCRIPT_TRIGGER
 from hippograph.memory.lifecycle.consolidation import consolidate
 from hippograph.memory.lifecycle.sessions import end_session, start_session
 from hippograph.memory.lifecycle.transcript import append_turn
@@ -104,7 +105,8 @@ def page(result: dict[str, Any], raw: dict[str, Any] | None) -> str:
         "## Recall after the session lifecycle",
         "",
         f"Each LoCoMo conversation played through `append_turn` (transcript budget {life['transcript_budget']} tokens: "
-        "past 75 % the oldest third is summarised and its facts kept), session ends and consolidation; a returned fact "
+        f"past {TRANSCRIPT_TRIGGER:.0%} the oldest third is summarised and its facts kept), session ends and consolidation; "
+        "a returned fact "
         "counts for the turns it derives from. "
         f"Stored at the end: {life['stored_tokens']} tokens in {life['memories']} memories, "
         f"{life['stored_share']:.1%} of the {life['raw_turn_tokens']} tokens of the raw turns.",

@@ -21,7 +21,8 @@ It runs in one read transaction and, in order:
    comes from that count over the caller's memory count, a keyword held by more than
    ``termLimit`` of them is left out, and a memory's BM25 is the sum of the idfs of the
    keywords it holds: no statistic of another tenant's enters a score. The best
-   ``keywordK`` in scope are kept;
+   ``keywordK`` in scope are kept; a memory's keyword component is its BM25 over the sum of
+   the idfs of the keywords some memory holds (its share of the query's keywords, by weight);
 4. **relation depth**, to what the query reaches: the entities the query names
    (``entity_name`` index, the caller's, still valid, those naming most keywords first) are anchors, and every in-scope
    memory within ``maxHops`` of one, over mentions, knowledge-graph edges and
@@ -145,14 +146,18 @@ CALL (owned) {
     }
     // A word held by more than termLimit of the caller's memories tells next to nothing apart.
     WITH mine, holding WHERE size(holding) <= $termLimit
-    WITH holding, log(1.0 + (mine - size(holding) + 0.5) / (size(holding) + 0.5)) AS idf
-    UNWIND holding AS m
-    WITH m, idf WHERE __IN_SCOPE__
+    WITH collect({holding: holding, idf: log(1.0 + (mine - size(holding) + 0.5) / (size(holding) + 0.5))}) AS terms
+    // What a memory holding every keyword that some memory holds would score: a memory's keyword
+    // component is its share of that, so a query whose keywords found little lends little.
+    WITH terms, reduce(total = 0.0, term IN terms | total + CASE WHEN size(term.holding) > 0 THEN term.idf ELSE 0.0 END) AS coverage
+    UNWIND terms AS term
+    UNWIND term.holding AS m
+    WITH m, term.idf AS idf, coverage WHERE __IN_SCOPE__
     // BM25 with saturated term frequency: the idf of each keyword the memory holds.
-    WITH m, sum(idf) AS bm25
-    RETURN m, bm25 ORDER BY bm25 DESC, m.createdAt DESC, m.id LIMIT $keywordK
+    WITH m, sum(idf) AS bm25, coverage
+    RETURN m, bm25, coverage ORDER BY bm25 DESC, m.createdAt DESC, m.id LIMIT $keywordK
   }
-  RETURN collect({m: m, bm25: bm25, source: 'keyword'}) AS keywordHits, max(bm25) AS topBm25
+  RETURN collect({m: m, bm25: bm25, source: 'keyword'}) AS keywordHits, max(bm25) AS topBm25, max(coverage) AS coverage
 }
 """
 
@@ -218,14 +223,14 @@ CALL (vectorHits, keywordHits, topBm25) {
 SCORING = """
 UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
 WITH hit.m AS m, max(hit.cosine) AS cosine, max(hit.bm25) AS bm25, min(hit.hops) AS hops,
-     max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, topBm25, topNeighbour
+     max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, coverage, topNeighbour
 WHERE any(source IN sources WHERE source IN $sources)
 __AS_OF__
 WITH m, sources,
      CASE WHEN cosine IS NOT NULL THEN cosine
           WHEN $embedding IS NULL THEN null
           ELSE vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 END AS cosine,
-     CASE WHEN bm25 IS NULL OR topBm25 IS NULL OR topBm25 <= 0 THEN 0.0 ELSE bm25 / topBm25 END AS keyword,
+     CASE WHEN bm25 IS NULL OR coverage IS NULL OR coverage <= 0 THEN 0.0 ELSE bm25 / coverage END AS keyword,
      // A memory said by someone the query names is as close as a memory gets to an entity;
      // one that mentions what the query names scores its distance, times mentionShare.
      CASE WHEN $speakerMatch AND m.speaker IS NOT NULL AND all(word IN split(m.speaker, ' ') WHERE word IN $queryWords)
@@ -310,7 +315,7 @@ RETURN collect(phrase) AS named
 # vector (its cosine taken again); without $asOf, or unedited since, the memory itself.
 AS_OF = history.VERSION_THEN + """
 WITH coalesce(version, m) AS m, CASE WHEN version IS NULL THEN cosine END AS cosine, bm25, hops, neighbour,
-     sources, topBm25, topNeighbour
+     sources, coverage, topNeighbour
 """
 
 # The one statement, branch by branch, in Cypher 25 (SEARCH is a Cypher 25 clause).

@@ -17,6 +17,7 @@ from hippograph.client import (
     Client, Tier, append_turn, record_decision, record_error, remember, set_preference, start_session,
 )
 from hippograph.memory import keys
+from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.services import Services
 from api_client import new_user
 
@@ -136,8 +137,9 @@ def test_recall_shows_the_items_the_ranking_and_why(page, key: str, tmp_path: Pa
     widths = sum(float(re.search(r"width: ([\d.]+)%", shares.nth(i).get_attribute("style")).group(1))
                  for i in range(shares.count()))
     left = lambda gate: float(re.search(r"left: ([\d.]+)%", first.locator(gate).get_attribute("style")).group(1))  # noqa: E731
-    assert widths / 100 == pytest.approx(score / (0.5 / (left(".gate-full") / 100)), abs=1e-3)
-    assert left(".gate-summary") == pytest.approx(left(".gate-full") * 0.3 / 0.5, abs=1e-3)
+    gates = PROFILES["hybrid"].gates
+    assert widths / 100 == pytest.approx(score / (gates.full_above / (left(".gate-full") / 100)), abs=1e-3)
+    assert left(".gate-summary") == pytest.approx(left(".gate-full") * gates.summary_above / gates.full_above, abs=1e-3)
 
     first.locator(".content").click()
     page.wait_for_selector("#recall-detail blockquote", timeout=30_000)

@@ -1,8 +1,8 @@
 """Recall against the real Neo4j and the real model: profiles, scope, Lucene safety, relation depth.
 
 Expectations are computed by hand from the fixtures: recency is exact (ages are
-whole half-lives), keyword is 1 for the best BM25 match (equal-length texts
-tie), and for hanzo the memories' vectors are built to have chosen cosines with
+whole half-lives), keyword is 1 for a memory holding every keyword some memory holds (equal-length
+texts tie), and for hanzo the memories' vectors are built to have chosen cosines with
 the query's embedding.
 """
 
@@ -17,7 +17,10 @@ import pytest
 
 from hippograph.graph.memories import create_memories
 from hippograph.graph.recall import RelationBranch
-from hippograph.memory.recall.profiles import PROFILES, Budget, Gates, Priority, RecallProfile, Source, Weights
+from hippograph.memory.recall.analysis import Style
+from hippograph.memory.recall.profiles import (
+    PROFILES, Budget, Fusion, Gates, Priority, RecallProfile, Source, Weights,
+)
 from hippograph.memory.recall.query import Mode, recall
 from hippograph.memory.writing import updates
 from hippograph.graph.vocabulary import Tier
@@ -167,7 +170,9 @@ def test_hybrid_rows_carry_all_four_components_and_their_weighted_sum(izanagi_st
     result = recall(clean_db, "kafka consumer lag", Scope("u1"), "critical", hybrid.with_(summary_above=-1.0, full_above=-1.0),
                     now=NOW, record_access=False)
     assert izanagi_store["session"] in {c.id for c in result.ranking[:3]}
-    w = hybrid.weights
+    # A few keywords: weighed as the keywords style is, and the result says with which weights.
+    w = hybrid.fusion(Style.KEYWORDS).weights
+    assert {k: result.weights[k] for k in ("vector", "keyword", "recency", "relation")} == w.as_params()
     for c in result.ranking:
         parts = c.components
         assert all(0.0 <= v <= 1.0 for v in (parts.vector, parts.keyword, parts.recency, parts.relation))
@@ -358,6 +363,31 @@ def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Se
     assert set(found("Porto")) == {"question", "answer"}
 
 
+def test_keyword_is_the_share_of_the_found_keywords_a_memory_holds(clean_db: Services) -> None:
+    """A memory's keyword is its BM25 over the idfs of the query's keywords that some memory holds: the
+    best match holding one of three found keywords scores a third, not 1; a keyword nothing holds counts for
+    nothing."""
+    ids = write(clean_db, [
+        {"key": "one", "content": "walnut orchard"},
+        {"key": "two", "content": "quince marmalade"},
+        {"key": "three", "content": "persimmon harvest"},
+        {"key": "none", "content": "unrelated filler text"},
+    ])
+    profile = RecallProfile(name="keyword", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
+                            relation=RelationBranch(anchor_k=0),
+                            gates=Gates(full_above=-1.0, summary_above=-1.0, budgets=GENEROUS))
+
+    def found(query: str) -> dict[str, float]:
+        ranked = recall(clean_db, query, Scope("u1"), "critical", profile, now=NOW, record_access=False).ranking
+        return {key: c.components.keyword for key, memory_id in ids.items() for c in ranked if c.id == memory_id}
+
+    # Each keyword is held by one memory of four: equal idfs.
+    assert found("walnut quince persimmon zeppelin") == {
+        "one": pytest.approx(1 / 3), "two": pytest.approx(1 / 3), "three": pytest.approx(1 / 3)}
+    assert found("walnut orchard quince") == {"one": pytest.approx(2 / 3), "two": pytest.approx(1 / 3)}
+    assert found("walnut zeppelin") == {"one": pytest.approx(1.0)}
+
+
 def test_a_memory_said_by_someone_the_query_names_is_nearest(clean_db: Services) -> None:
     ids = write(clean_db, [
         {"key": "caroline", "content": "Caroline: I researched adoption agencies", "speaker": "caroline", "tier": "SESSION"},
@@ -437,7 +467,8 @@ def test_a_query_that_asks_when_boosts_the_memories_that_say_when(clean_db: Serv
         {"key": "dated", "content": "The office went to Lisbon last May"},
         {"key": "undated", "content": "We moved the office to Lisbon"},
     ])
-    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, time_boost=0.3)
+    boost = 0.5
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS, time_boost=boost)
     weights = profile.weights
 
     def ranked(query: str, recall_profile: RecallProfile) -> dict[str, tuple[float, float, float]]:
@@ -450,7 +481,7 @@ def test_a_query_that_asks_when_boosts_the_memories_that_say_when(clean_db: Serv
 
     asked = ranked("When did we move the office to Lisbon?", profile)
     assert asked["dated"][2] == 1.0 and asked["undated"][2] == 0.0
-    assert asked["dated"][0] == pytest.approx(asked["dated"][1] * 1.3)
+    assert asked["dated"][0] == pytest.approx(asked["dated"][1] * (1 + boost))
     assert asked["undated"][0] == pytest.approx(asked["undated"][1])
     # Unboosted, the time component is still measured; only the score leaves it out.
     plain = ranked("When did we move the office to Lisbon?", profile.with_(time_boost=0.0))
@@ -522,3 +553,45 @@ def test_neo4j_reads_a_memory_that_says_when_as_python_does(clean_db: Services, 
     record = clean_db.driver.execute_query("RETURN $text =~ $pattern AS says", text=text, pattern=SAYS_WHEN,
                                            database_=clean_db.database).records[0]
     assert record["says"] is (re.fullmatch(SAYS_WHEN, text) is not None)
+
+
+# --- query styles ----------------------------------------------------------------------------
+
+def test_each_style_of_query_is_weighed_by_its_own_fusion(clean_db: Services) -> None:
+    """A statement weighed by vector alone scores its cosine and searches no keyword or entity; a question
+    of the same words is weighed by the profile's own weights, keywords and all."""
+    ids = write(clean_db, [
+        {"key": "said", "content": "We moved the database migration to Friday"},
+        {"key": "worded", "content": "migration Friday database notes"},
+    ])
+    mention(clean_db, ids["worded"], "Friday")
+    statement_weights = Weights(vector=1.0)
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS,
+                                       styles={Style.STATEMENT: Fusion(statement_weights)})
+
+    weighed: dict[str, dict[str, float]] = {}
+
+    def ranked(query: str) -> dict[str, object]:
+        result = recall(clean_db, query, Scope("u1", "p1"), "critical", profile, now=NOW, record_access=False)
+        weighed[query] = result.weights
+        keys = {memory_id: key for key, memory_id in ids.items()}
+        return {keys[c.id]: c for c in result.ranking}
+
+    told = ranked("I think we moved the database migration to Friday")
+    assert set(told) == {"said", "worded"}
+    for c in told.values():
+        assert c.score == pytest.approx(c.components.vector)
+        assert c.components.keyword == 0.0 and "keyword" not in c.sources and c.entity_relation == 0.0
+    asked = ranked("Did we move the database migration to Friday?")
+    question = profile.fusion(Style.QUESTION)
+    assert question.weights == profile.weights
+    assert asked["worded"].components.keyword > 0.0 and asked["worded"].entity_relation > 0.0
+    for c in asked.values():
+        parts = c.components
+        assert c.score == pytest.approx(question.weights.vector * parts.vector + question.weights.keyword * parts.keyword
+                                        + question.weights.relation * parts.relation, abs=1e-9)
+    # The result's weights are the ones that weighed the query: its score splits into them.
+    assert weighed["I think we moved the database migration to Friday"] == {
+        **statement_weights.as_params(), "time_boost": 0.0, "period_boost": 0.0}
+    assert weighed["Did we move the database migration to Friday?"] == {
+        **question.weights.as_params(), "time_boost": question.time.time_boost, "period_boost": question.time.period_boost}

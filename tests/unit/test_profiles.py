@@ -141,28 +141,35 @@ def test_budgets_are_never_exceeded(priority: Priority, profile: str, rows: list
 def test_hybrid_weights_are_the_shipped_fit_with_the_figures_that_chose_them() -> None:
     import json
 
-    from hippograph.config import PACKAGE
-    from hippograph.memory.recall.profiles import HYBRID_FIT, read_fit
+    from hippograph.memory.recall.profiles import HYBRID_FIT, fitted
 
     shipped = json.loads(HYBRID_FIT.read_text())
-    assert PROFILES["hybrid"].weights.as_params() == shipped["weights"] == read_fit()[0].as_params()
-    assert (PROFILES["hybrid"].time.time_boost, PROFILES["hybrid"].time.period_boost) == \
-        (shipped["time_boost"], shipped["period_boost"])
-    assert sum(shipped["weights"].values()) == pytest.approx(1.0)
-    assert shipped["questions"] > 0 and {"recall@10", "hit@1"} <= set(shipped["leave_one_conversation_out"])
-    assert len(shipped["folds"]) >= 2  # one held-out conversation each
-    # The report in bench/ is the same fit.
-    assert json.loads((PACKAGE.parent / "bench" / "fit.json").read_text())["weights"] == shipped["weights"]
+    hybrid = PROFILES["hybrid"]
+    assert hybrid.weights.as_params() == shipped["weights"] == fitted().weights.as_params()
+    assert {style.value: hybrid.fusion(style).weights.as_params() for style in hybrid.styles} == {
+        name: style["weights"] for name, style in shipped.get("styles", {}).items()}
+    for weights in [shipped["weights"], *(style["weights"] for style in shipped.get("styles", {}).values())]:
+        assert sum(weights.values()) == pytest.approx(1.0)
+    assert shipped["questions"] and all(n > 0 for n in shipped["questions"].values())
+    assert set(shipped["held_out"]) == set(shipped["questions"])
 
 
-def test_a_fit_file_gives_the_weights_and_the_boosts(tmp_path) -> None:
+def test_a_fit_file_gives_the_default_fusion_and_each_style_weighed_otherwise(tmp_path) -> None:
     import json
 
-    from hippograph.memory.recall.profiles import read_fit
+    from hippograph.memory.recall.analysis import Style
+    from hippograph.memory.recall.profiles import fitted
 
     path = tmp_path / "fit.json"
-    path.write_text(json.dumps({"weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2},
-                                "time_boost": 0.2, "period_boost": 0.75}))
-    weights, time = read_fit(path)
-    assert weights.vector == 0.7 and weights.relation == 0.2
-    assert time.time_boost == 0.2 and time.period_boost == 0.75
+    path.write_text(json.dumps({
+        "weights": {"vector": 0.7, "keyword": 0.1, "recency": 0.0, "relation": 0.2}, "time_boost": 0.3,
+        "styles": {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "recency": 0.0, "relation": 0.0}}},
+    }))
+    fit = fitted(path)
+    assert fit.weights.vector == 0.7 and fit.weights.relation == 0.2
+    assert (fit.time.time_boost, fit.time.period_boost) == (0.3, 0.0)
+    assert set(fit.styles) == {Style.STATEMENT}
+    assert fit.styles[Style.STATEMENT].weights == Weights(vector=1.0)
+    profile = PROFILES["hybrid"].with_(weights=fit.weights, time=fit.time, styles=fit.styles)
+    assert profile.fusion(Style.QUESTION).weights == fit.weights
+    assert profile.fusion(Style.STATEMENT) is fit.styles[Style.STATEMENT]

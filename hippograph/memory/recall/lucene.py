@@ -50,13 +50,18 @@ def escape(text: str) -> str:
 
 
 def keywords(text: str) -> list[str]:
-    """The query's keywords, in order, each once: lower-cased words that are not stop words.
+    """The keywords of ``text`` (``keywords_among`` its ``words``)."""
+    return keywords_among(words(text))
+
+
+def keywords_among(words: Iterable[str]) -> list[str]:
+    """The keywords among a text's ``words``, in order: the words that are not stop words.
 
     Single letters are dropped (the ``s`` of "Caroline's"), single digits kept. At most
     ``MAX_KEYWORDS`` keywords of at most ``MAX_KEYWORD_LENGTH`` characters each, so a
     pasted essay cannot make a query of thousands of clauses.
     """
-    kept = (word for word in _distinct_words(text) if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()))
+    kept = (word for word in words if word not in STOP_WORDS and (len(word) > 1 or word.isdigit()))
     return list(islice(kept, MAX_KEYWORDS))
 
 

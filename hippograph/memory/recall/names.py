@@ -14,15 +14,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hippograph.memory.recall import lucene
 
 # A speaker is one to three words (the speaker label of ``hippograph.embedding``).
 MAX_NAME_WORDS = 3
 
 
-def phrases(query: str) -> list[str]:
-    """Every run of one to ``MAX_NAME_WORDS`` of the query's words, as a ``speaker`` is written."""
-    words = lucene.words(query)
+def phrases_among(words: Sequence[str]) -> list[str]:
+    """Every run of one to ``MAX_NAME_WORDS`` of a query's ``words``, as a ``speaker`` is written."""
     return [" ".join(words[i:i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)]
 
 

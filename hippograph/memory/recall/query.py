@@ -24,9 +24,11 @@ from neo4j import ManagedTransaction
 from hippograph.graph import recall as recall_cypher
 from hippograph.graph.recall import Components
 from hippograph.memory.recall import lucene, names, when
+from hippograph.memory.recall.analysis import QueryAnalysis, Style, analyse
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.recall.profiles import (
     Budget,
+    Fusion,
     Priority,
     RecallProfile,
     Selection,
@@ -142,20 +144,22 @@ def recall(
     searched = _tiers(tiers)
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
         return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)),
-                            **_measures(chosen))
+                            **_measures(chosen, chosen.fusion(Style.QUESTION)))
 
     # Who the query names and the statement share one read transaction: the lookup then costs one
     # round trip, not a transaction of its own (measured: about 1.5 ms against 3). Its time is the
     # query's, database work like the statement's; the embedding's is the embedding alone.
+    analysis = analyse(query, now)
+
     def search(tx: ManagedTransaction) -> tuple[list[dict[str, Any]], float]:
         looks_up = chosen.uses_embedding and chosen.vector.unnamed_query
-        speakers = recall_cypher.named_speakers(tx, scope.user_id, names.phrases(query)) if looks_up else []
+        speakers = recall_cypher.named_speakers(tx, scope.user_id, analysis.phrases) if looks_up else []
         embedding_started = time.perf_counter()
-        vector = query_vector(services, query, speakers) if chosen.uses_embedding else None
+        vector = query_vector(services, analysis, speakers) if chosen.uses_embedding else None
         embedding = vector.tolist() if vector is not None else None
         sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
         embedding_seconds = time.perf_counter() - embedding_started
-        request = build_query(chosen, scope, query, embedding, now, searched, sketch=sketch,
+        request = build_query(chosen, scope, analysis, embedding, now, searched, sketch=sketch,
                               as_of=now if as_of is not None else None)
         return recall_cypher.recall_candidates(tx, request), embedding_seconds
 
@@ -183,25 +187,25 @@ def recall(
         ranking=ranked,
         timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
         event_id=event_id,
-        **_measures(chosen),
+        **_measures(chosen, chosen.fusion(analysis.style)),
     )
 
 
-def _measures(profile: RecallProfile) -> dict[str, Any]:
-    """``RecallResult.lines`` and ``weights`` of a profile."""
+def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
+    """``RecallResult.lines`` of a profile and ``weights`` of the fusion that weighed the query."""
     gates = profile.gates
     return {
         "lines": (gates.full_above, gates.summary_above) if gates.selection is Selection.THRESHOLD else None,
-        "weights": {**profile.weights.as_params(), "time_boost": profile.time.time_boost,
-                    "period_boost": profile.time.period_boost},
+        "weights": {**fusion.weights.as_params(), "time_boost": fusion.time.time_boost,
+                    "period_boost": fusion.time.period_boost},
     }
 
 
-def query_vector(services: Services, query: str, speakers: Sequence[str] = ()) -> np.ndarray:
+def query_vector(services: Services, analysis: QueryAnalysis, speakers: Sequence[str] = ()) -> np.ndarray:
     """The query's vector; when it names ``speakers`` (people who speak in the caller's memories),
     blended with the query's said without them (``hippograph.memory.recall.names``)."""
-    vector = services.embedder.embed_query(query)
-    unnamed = names.without(query, speakers) if speakers else ""
+    vector = services.embedder.embed_query(analysis.text)
+    unnamed = analysis.without(speakers) if speakers else ""
     # A query that is nothing but a name asks about that person: its own vector says it best.
     if not lucene.words(unnamed):
         return vector
@@ -211,15 +215,20 @@ def query_vector(services: Services, query: str, speakers: Sequence[str] = ()) -
 def build_query(
     profile: RecallProfile,
     scope: Scope,
-    query: str,
+    analysis: QueryAnalysis,
     embedding: Sequence[float] | None,
     now: datetime,
     tiers: Sequence[Tier],
     sketch: Sequence[float] | None = None,
     as_of: datetime | None = None,
 ) -> recall_cypher.RecallQuery:
-    """The recall statement for a profile, scope and query: the profile's branch settings as they are."""
-    keywords = lucene.keywords(query)
+    """The recall statement for a profile, scope and analysed query: the profile's branch settings as they
+    are, weighed as the profile weighs the query's style."""
+    fusion = profile.fusion(analysis.style)
+    # A style that weighs keywords or relation at nothing does not search for them: its keyword and
+    # entity searches would cost time and find nothing that counts.
+    keywords = analysis.keywords if fusion.weights.keyword > 0 else ()
+    anchors = analysis.keywords if fusion.weights.relation > 0 else ()
     text_fields = MEMORY_TEXT_FIELDS + ((PRECEDING_TEXT_FIELD,) if profile.keyword.preceding else ())
     return recall_cypher.RecallQuery(
         user_id=scope.user_id,
@@ -229,19 +238,19 @@ def build_query(
         embedding=embedding,
         sketch=sketch,
         memory_text_queries=[lucene.owned_query(scope.user_id, [word], text_fields) for word in keywords],
-        entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in keywords],
-        query_words=lucene.words(query),
-        says_when=when.SAYS_WHEN if when.asks_when(query) else None,
-        periods=[(period.start, period.end) for period in when.named_periods(query, now)],
+        entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in anchors],
+        query_words=analysis.words,
+        says_when=when.SAYS_WHEN if analysis.asks_when else None,
+        periods=[(period.start, period.end) for period in analysis.periods],
         now=now,
-        weights=profile.weights.as_params(),
+        weights=fusion.weights.as_params(),
         sources=sorted(source.value for source in profile.sources),
         vector=profile.vector,
         keyword=profile.keyword,
         relation=profile.relation,
         neighbours=profile.neighbours,
         recency=profile.recency,
-        time=profile.time,
+        time=fusion.time,
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,

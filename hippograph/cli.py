@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -148,6 +149,8 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
 
+    if args.scope == "verify":
+        return _verify_receipt(args.receipt, settings)
     owner = args.id if args.scope == "user" else args.user
     check_caller_id("user", owner)
     check_caller_id(args.scope, args.id)
@@ -162,7 +165,32 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
                 raise NotFound(f"user {owner} not found")
     whose = "" if args.scope == "user" else f" of user {owner}"
     print(f"forgot {args.scope} {args.id}{whose}: {forgotten.counts()}")
+    if args.receipt is not None and forgotten.receipt is not None:
+        Path(args.receipt).write_text(json.dumps(forgotten.receipt.as_json(), indent=2) + "\n", encoding="utf-8")
+        print(f"receipt: {args.receipt} (digest {forgotten.receipt.digest})")
     return 0
+
+
+def _verify_receipt(path: str, settings: Settings) -> int:
+    """``hippograph forget verify RECEIPT.json``: 0 when nothing the receipt names remains, 1 otherwise."""
+    from hippograph.memory import receipts
+    from hippograph.memory.errors import InvalidInput
+    from hippograph.memory.services import open_services
+
+    try:
+        receipt = receipts.Receipt.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot read the receipt {path}: {exc}") from None
+    with open_services(settings) as services:
+        checked = receipts.verify(services, receipt)
+    print(json.dumps(checked.as_json(), indent=2))
+    if checked.erased:
+        print(f"erased: none of the {len(receipt.ids)} ids of {receipt.scope} {receipt.scope_id} remains", file=sys.stderr)
+        return 0
+    print("NOT erased: " + ("the receipt's ids do not match its digest; " if not checked.intact else "")
+          + f"{len(checked.remaining)} ids remain; " + ", ".join(f"{k} {v}" for k, v in checked.user_remains.items() if v),
+          file=sys.stderr)
+    return 1
 
 
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -289,8 +317,13 @@ def build_parser() -> argparse.ArgumentParser:
         command = forget_sub.add_parser(scope, help=f"erase one of a user's {scope}s")
         command.add_argument("id", metavar="ID", help=f"the {scope}'s id")
         command.add_argument("--user", required=True, metavar="ID", help=f"the user the {scope} belongs to")
-    forget_sub.add_parser("user", help="erase a user, their keys and their audit log (a tombstone stays)").add_argument(
-        "id", metavar="ID", help="the user's id")
+        command.add_argument("--receipt", metavar="FILE", help="write the erasure's receipt (JSON) to FILE")
+    user = forget_sub.add_parser("user", help="erase a user, their keys and their audit log (a tombstone stays)")
+    user.add_argument("id", metavar="ID", help="the user's id")
+    user.add_argument("--receipt", metavar="FILE", help="write the erasure's receipt (JSON) to FILE")
+    forget_sub.add_parser(
+        "verify", help="check an erasure's receipt against the store: exit 0 when nothing it names remains, 1 otherwise",
+    ).add_argument("receipt", metavar="RECEIPT", help="the receipt's JSON file, as --receipt wrote it")
     forgetting.set_defaults(run=cmd_forget)
 
     imports = sub.add_parser("import", help="import a session, project or long-term JSON document into the graph")

@@ -56,6 +56,7 @@ def guide(base: str, capacities: dict[str, int]) -> str:
         ":param project => 'web'",
         ":param memory => 'a memory id'",
         ":param entity => 'Redis'",
+        ":param asOf => datetime() - duration('P7D')",
         ":param capacities => {" + ", ".join(f"{k}: {v}" for k, v in capacities.items()) + "}",
     ])
     slides = [_slide(

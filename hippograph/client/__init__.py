@@ -19,12 +19,13 @@ from __future__ import annotations
 from hippograph.client.connection import AsyncClient, Client
 from hippograph.client.errors import HippographError
 from hippograph.client.operations import (
-    Operation, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,
-    record_decision, record_error, record_pattern, remember, session, set_preference, start_session, tier_usage,
-    trace, transcript,
+    Operation, append_turn, chains, end_session, forget, forget_project, forget_session, forget_user, memory,
+    memory_events, recall, record_decision, record_error, record_pattern, remember, session, set_preference,
+    start_session, tier_usage, trace, transcript, verify_erasure,
 )
 from hippograph.client.types import (
-    Chain, CompressionReport, Direction, Edge, EdgeType, Entity, EntityType, ErrorCode, Forgotten, Memory,
+    Chain, CompressionReport, Direction, Edge, EdgeType, Entity, EntityType, ErasedCount, ErasureCheck,
+    ErasureReceipt, ErrorCode, Forgotten, Memory,
     MemoryEvent, MemoryKind, Path, Priority, Promotion, RankedMemory, RecalledMemory, RecallGates, RecallMode,
     RecallProfile, RecallResult, RecallTimings, RecallTotals, RecallWeights, Recorded, Remembered, ScopeForgotten,
     ScoreComponents, Session, SessionEnded, SessionInfo, SessionStarted, SessionTranscript, SummaryRound, Tier,
@@ -33,7 +34,8 @@ from hippograph.client.types import (
 
 __all__ = [
     "AsyncClient", "Client", "HippographError", "Operation", "append_turn", "chains", "end_session", "forget",
-    "forget_session", "memory", "memory_events", "recall", "record_decision", "record_error", "record_pattern",
+    "forget_project", "forget_session", "forget_user", "verify_erasure", "ErasedCount", "ErasureCheck",
+    "ErasureReceipt", "memory", "memory_events", "recall", "record_decision", "record_error", "record_pattern",
     "remember", "session", "set_preference", "start_session", "tier_usage", "trace", "transcript", "Chain",
     "CompressionReport", "Direction", "Edge", "EdgeType", "Entity", "EntityType", "ErrorCode", "Forgotten",
     "Memory", "MemoryEvent", "MemoryKind", "Path", "Priority", "Promotion", "RankedMemory", "RecalledMemory",

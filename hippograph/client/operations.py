@@ -9,14 +9,16 @@ subscription's. A mutation's error member (``BadUserInputError`` …) is raised 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
 from hippograph.client.documents import decode, graphql_name, plain, selection
 from hippograph.client.errors import HippographError
 from hippograph.client.types import (
-    Chain, Direction, EdgeType, EntityType, Forgotten, Memory, MemoryEvent, MemoryKind, Path, Priority, RecallProfile,
+    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, Memory, MemoryEvent, MemoryKind, Path, Priority, RecallProfile,
     RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, SessionTranscript, Tier,
     TierUsage, TurnAppended,
 )
@@ -89,15 +91,17 @@ def _mutation(name: str, input_type: str, result: type, payload: str) -> Spec:
 
 
 RECALL = Spec("query", "recall", {"query": "String!", "priority": "Priority!", "profile": "RecallProfile!",
-                                  "tiers": "[Tier!]", "project": "ID", "session": "ID", "ranking": "Int!"},
+                                  "tiers": "[Tier!]", "project": "ID", "session": "ID", "asOf": "DateTime",
+                                  "ranking": "Int!"},
               RecallResult, nested=("ranking",))
-MEMORY = Spec("query", "memory", {"id": "ID!"}, Memory)
+MEMORY = Spec("query", "memory", {"id": "ID!", "asOf": "DateTime"}, Memory)
 SESSION = Spec("query", "session", {"id": "ID!"}, Session)
 TRANSCRIPT = Spec("query", "session", {"id": "ID!"}, SessionTranscript, operation="Transcript")
-TRACE = Spec("query", "trace", {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!"},
-             Path, many=True)
-CHAINS = Spec("query", "chains", {"project": "ID", "first": "Int!"}, Chain, many=True)
-TIER_USAGE = Spec("query", "tierUsage", {"project": "ID", "session": "ID"}, TierUsage, many=True)
+TRACE = Spec("query", "trace", {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!",
+                                "asOf": "DateTime"}, Path, many=True)
+CHAINS = Spec("query", "chains", {"project": "ID", "first": "Int!", "asOf": "DateTime"}, Chain, many=True)
+TIER_USAGE = Spec("query", "tierUsage", {"project": "ID", "session": "ID", "asOf": "DateTime"}, TierUsage, many=True)
+VERIFY_ERASURE = Spec("query", "verifyErasure", {"receipt": "ErasureReceiptInput!"}, ErasureCheck)
 REMEMBER = _mutation("remember", "RememberInput", Remembered, "RememberSuccess")
 RECORD_DECISION = _mutation("recordDecision", "RecordDecisionInput", Recorded, "RecordSuccess")
 RECORD_ERROR = _mutation("recordError", "RecordErrorInput", Recorded, "RecordSuccess")
@@ -108,26 +112,29 @@ APPEND_TURN = _mutation("appendTurn", "AppendTurnInput", TurnAppended, "TurnAppe
 END_SESSION = _mutation("endSession", "EndSessionInput", SessionEnded, "SessionEnded")
 FORGET = _mutation("forget", "ForgetInput", Forgotten, "ForgetSuccess")
 FORGET_SESSION = _mutation("forgetSession", "ForgetSessionInput", ScopeForgotten, "ScopeForgotten")
+FORGET_PROJECT = _mutation("forgetProject", "ForgetProjectInput", ScopeForgotten, "ScopeForgotten")
+FORGET_USER = _mutation("forgetUser", "ForgetUserInput", ScopeForgotten, "ScopeForgotten")
 MEMORY_EVENTS = Spec("subscription", "memoryEvents", {"project": "ID"}, MemoryEvent)
 
 # Every document the client sends (the test validates each against schema.graphql).
-SPECS = (RECALL, MEMORY, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, REMEMBER, RECORD_DECISION, RECORD_ERROR, RECORD_PATTERN,
-         SET_PREFERENCE, START_SESSION, APPEND_TURN, END_SESSION, FORGET, FORGET_SESSION, MEMORY_EVENTS)
+SPECS = (RECALL, MEMORY, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, VERIFY_ERASURE, REMEMBER, RECORD_DECISION,
+         RECORD_ERROR, RECORD_PATTERN, SET_PREFERENCE, START_SESSION, APPEND_TURN, END_SESSION, FORGET, FORGET_SESSION,
+         FORGET_PROJECT, FORGET_USER, MEMORY_EVENTS)
 
 
 def recall(query: str, *, priority: Priority = Priority.MEDIUM, profile: RecallProfile = RecallProfile.HYBRID,
            tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
-           ranking: int = 20) -> Operation[RecallResult]:
+           ranking: int = 20, as_of: datetime | None = None) -> Operation[RecallResult]:
     """The caller's memories that best answer ``query`` within the priority's budget, and the first
-    ``ranking`` rows of the ranking they were chosen from."""
+    ``ranking`` rows of the ranking they were chosen from; with ``as_of``, from the store as it was then."""
     return RECALL.bind(query=query, priority=priority, profile=profile, tiers=tiers, project=project, session=session,
-                       ranking=ranking)
+                       asOf=as_of, ranking=ranking)
 
 
-def memory(id: str) -> Operation[Memory]:
+def memory(id: str, *, as_of: datetime | None = None) -> Operation[Memory]:
     """One of the caller's memories, with its provenance (kind, scope, attributes, entities); ``NOT_FOUND``
-    for any other id."""
-    return MEMORY.bind(id=id)
+    for any other id; with ``as_of``, as it read then."""
+    return MEMORY.bind(id=id, asOf=as_of)
 
 
 def session(id: str) -> Operation[Session]:
@@ -141,19 +148,28 @@ def transcript(session: str) -> Operation[SessionTranscript]:
 
 
 def trace(from_: str, *, edge_types: Sequence[EdgeType] | None = None, direction: Direction = Direction.OUT,
-          max_depth: int = 3) -> Operation[list[Path]]:
-    """Paths through the knowledge graph from an entity, shortest first."""
-    return TRACE.bind(**{"from": from_}, edgeTypes=edge_types, direction=direction, maxDepth=max_depth)
+          max_depth: int = 3, as_of: datetime | None = None) -> Operation[list[Path]]:
+    """Paths through the knowledge graph from an entity, shortest first; with ``as_of``, as recorded by then."""
+    return TRACE.bind(**{"from": from_}, edgeTypes=edge_types, direction=direction, maxDepth=max_depth, asOf=as_of)
 
 
-def chains(*, project: str | None = None, first: int = 100) -> Operation[list[Chain]]:
-    """decision → CAUSED → error → SOLVED_BY → fix chains, per error."""
-    return CHAINS.bind(project=project, first=first)
+def chains(*, project: str | None = None, first: int = 100, as_of: datetime | None = None) -> Operation[list[Chain]]:
+    """decision → CAUSED → error → SOLVED_BY → fix chains, per error; with ``as_of``, as they stood then."""
+    return CHAINS.bind(project=project, first=first, asOf=as_of)
 
 
-def tier_usage(*, project: str | None = None, session: str | None = None) -> Operation[list[TierUsage]]:
+def tier_usage(*, project: str | None = None, session: str | None = None,
+               as_of: datetime | None = None) -> Operation[list[TierUsage]]:
     """How full each tier of a scope is (long term always; project and session when named)."""
-    return TIER_USAGE.bind(project=project, session=session)
+    return TIER_USAGE.bind(project=project, session=session, asOf=as_of)
+
+
+def verify_erasure(receipt: ErasureReceipt) -> Operation[ErasureCheck]:
+    """Check an erasure's receipt against the live store (your own erasures, or any with an admin key)."""
+    fields = {graphql_name(f.name): getattr(receipt, f.name) for f in dataclasses.fields(receipt)}
+    fields["nodes"] = [{"name": c.name, "count": c.count} for c in receipt.nodes]
+    fields["relationships"] = [{"name": c.name, "count": c.count} for c in receipt.relationships]
+    return VERIFY_ERASURE.bind(receipt=fields)
 
 
 def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, project: str | None = None,
@@ -172,10 +188,13 @@ def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, pr
 
 def record_decision(decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
                     tier: Tier = Tier.PROJECT, project: str | None = None,
-                    session: str | None = None, request_id: str | None = None) -> Operation[Recorded]:
-    """Record a decision; the active decisions it ``conflicts_with`` are closed."""
+                    session: str | None = None, request_id: str | None = None,
+                    informed_by: str | None = None) -> Operation[Recorded]:
+    """Record a decision; the active decisions it ``conflicts_with`` are closed; ``informed_by`` is the
+    ``recall_id`` of the recall that informed it."""
     return RECORD_DECISION.bind(input=_input(decision=decision, reason=reason, conflicts_with=conflicts_with, tier=tier,
-                                             project=project, session=session, request_id=request_id))
+                                             project=project, session=session, request_id=request_id,
+                                             informed_by=informed_by))
 
 
 def record_error(error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,
@@ -222,6 +241,16 @@ def forget(*, memory: str | None = None, entity: str | None = None) -> Operation
 def forget_session(id: str) -> Operation[ScopeForgotten]:
     """Erase a session: its memories and turns, what was derived from them, and what only they supported."""
     return FORGET_SESSION.bind(input=_input(id=id))
+
+
+def forget_project(id: str) -> Operation[ScopeForgotten]:
+    """Erase a project: its memories, its sessions (as ``forget_session`` does), entities and node."""
+    return FORGET_PROJECT.bind(input=_input(id=id))
+
+
+def forget_user(user: str | None = None) -> Operation[ScopeForgotten]:
+    """Erase yourself (or, with an admin key, ``user``) with everything owned; keep the receipt."""
+    return FORGET_USER.bind(input=_input(user=user))
 
 
 def memory_events(*, project: str | None = None) -> Operation[MemoryEvent]:

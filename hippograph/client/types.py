@@ -217,6 +217,8 @@ class RecallResult:
     gates: RecallGates | None
     weights: RecallWeights
     timings: RecallTimings | None
+    # The audit event that logged this recall and what it returned.
+    recall_id: str | None
 
 
 @dataclass(frozen=True)
@@ -364,11 +366,44 @@ class TurnAppended:
 
 
 @dataclass(frozen=True)
+class ErasedCount:
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class ErasureReceipt:
+    """What an erasure removed, without its content; ``verify_erasure(receipt)`` checks it against the store."""
+
+    user_id: str
+    scope: str
+    scope_id: str
+    at: datetime
+    tombstone_id: str
+    nodes: list[ErasedCount]
+    relationships: list[ErasedCount]
+    ids: list[str]
+    digest: str
+
+
+@dataclass(frozen=True)
+class ErasureCheck:
+    """A receipt checked: ``erased`` when it is intact and nothing it names (nor, for a user, anything of
+    theirs) remains."""
+
+    erased: bool
+    intact: bool
+    remaining: list[str]
+    user_remains: list[ErasedCount]
+
+
+@dataclass(frozen=True)
 class Forgotten:
     """What ``forget`` deleted: the memories (with summaries only they supported) and orphaned entities."""
 
     memories: list[str]
     entities: list[str]
+    receipt: ErasureReceipt
 
 
 @dataclass(frozen=True)
@@ -379,6 +414,7 @@ class ScopeForgotten:
     sessions: int
     projects: int
     api_keys: int
+    receipt: ErasureReceipt
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 They are not run by the service; ``hippograph.api.browser_guide`` shows them, one click each,
 in the guide Browser opens with ``:play``. Each is scoped by ``$user`` (and ``$project``,
-``$memory`` or ``$entity``), parameters the guide's first slide sets with ``:param``.
+``$memory``, ``$entity`` or ``$asOf``), parameters the guide's first slide sets with ``:param``. What
+changed when is read from the record times ``hippograph.graph.history`` describes.
 """
 
 from __future__ import annotations
@@ -26,6 +27,28 @@ CHAINS = AnalystQuery(
       -[:{EdgeType.CAUSED.value}]->(error:Entity:{EntityType.ERROR.value} {{userId: $user, scopeKey: $project}})
 OPTIONAL MATCH fixed = (error)-[:{EdgeType.SOLVED_BY.value}]->(fix:Entity {{userId: $user}})
 RETURN path, fixed""",
+)
+
+CHAINS_AS_OF = AnalystQuery(
+    "The chains as of a date, and what changed since",
+    "Each error of the project as the store knew it at $asOf — known then or not, its decision open or closed "
+    "then, its fix then — and what was recorded after: the error itself, its cause, its fix, the decision's closing.",
+    f"""MATCH (error:Entity:{EntityType.ERROR.value} {{userId: $user, scopeKey: $project}})
+OPTIONAL MATCH (decision:Entity:{EntityType.DECISION.value} {{userId: $user}})-[caused:{EdgeType.CAUSED.value}]->(error)
+OPTIONAL MATCH (error)-[solved:{EdgeType.SOLVED_BY.value}]->(fix:Entity {{userId: $user}})
+WITH error, decision, caused, solved, fix, coalesce(error.recordedAt, error.createdAt) <= $asOf AS knownThen,
+     caused.createdAt <= $asOf AS causeThen
+ORDER BY error.createdAt, error.id
+RETURN error.name AS error, knownThen,
+       CASE WHEN causeThen THEN decision.name END AS decisionThen,
+       CASE WHEN NOT causeThen OR decision IS NULL THEN null
+            WHEN coalesce(decision.closedAt, decision.validUntil) <= $asOf THEN 'closed' ELSE 'open' END AS decisionStateThen,
+       CASE WHEN solved.createdAt <= $asOf THEN fix.name END AS fixThen,
+       [change IN [CASE WHEN NOT knownThen THEN 'error recorded' END,
+                   CASE WHEN caused.createdAt > $asOf THEN 'traced to ' + decision.name END,
+                   CASE WHEN solved.createdAt > $asOf THEN 'fixed by ' + fix.name END,
+                   CASE WHEN coalesce(decision.closedAt, decision.validUntil) > $asOf THEN 'decision closed' END]
+        WHERE change IS NOT NULL] AS changedSince""",
 )
 
 CLOSED_DECISIONS = AnalystQuery(
@@ -80,4 +103,4 @@ RETURN a.at AS at, a.operation AS operation, a.detail AS detail
 ORDER BY at""",
 )
 
-GUIDE = (CHAINS, CLOSED_DECISIONS, PROVENANCE, TIER_FILL, MENTIONED_IN, AUDIT_TRAIL)
+GUIDE = (CHAINS, CHAINS_AS_OF, CLOSED_DECISIONS, PROVENANCE, TIER_FILL, MENTIONED_IN, AUDIT_TRAIL)

@@ -9,11 +9,13 @@ keyset-paginated (``createdAt, id`` for memories, ``normName, id`` for entities)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph import history
 from hippograph.graph.entities import ENTITY_FIELDS
 from hippograph.graph.memories import MEMORY_FIELDS
 from hippograph.graph.vocabulary import EdgeType
@@ -23,20 +25,30 @@ KNOWLEDGE_EDGES = "|".join(edge.value for edge in EdgeType)
 MAX_TRACE_DEPTH = 6
 
 EDGE_FIELDS = "type: type(r), from: startNode(r).id, to: endNode(r).id, note: r.note, createdAt: r.createdAt"
+# An edge recorded by $asOf (an unlinked edge is gone from every moment: unlinking deletes it).
+EDGE_THEN = "($asOf IS NULL OR r.createdAt <= $asOf)"
+# An entity's fields, closed as it was at $asOf.
+ENTITY_THEN = history.closed_field(ENTITY_FIELDS, "e")
 
+# As of $asOf (null: now, ``hippograph.graph.history``): the memories recorded by then, archived and
+# closed as they were then, each with the text it had then.
 MEMORIES_PAGE = f"""
 MATCH (m:Memory {{userId: $userId}})
 WHERE ($tiers IS NULL OR m.tier IN $tiers)
   AND ($projectId IS NULL OR m.projectId = $projectId)
   AND ($sessionId IS NULL OR m.sessionId = $sessionId)
   AND ($kinds IS NULL OR m.kind IN $kinds)
-  AND ($includeArchived OR NOT coalesce(m.archived, false))
-  AND ($includeClosed OR m.validUntil IS NULL)
+  AND {history.recorded_by("m")}
+  AND ($includeArchived OR NOT ({history.archived_then("m")}))
+  AND ($includeClosed OR NOT ({history.closed_then("m")}))
   AND ($afterSeconds IS NULL
        OR m.createdAt < datetime({{epochSeconds: $afterSeconds, nanosecond: $afterNanos}})
        OR (m.createdAt = datetime({{epochSeconds: $afterSeconds, nanosecond: $afterNanos}}) AND m.id < $afterId))
 WITH m ORDER BY m.createdAt DESC, m.id DESC LIMIT $limit
-RETURN m {{ {MEMORY_FIELDS}, cursorSeconds: m.createdAt.epochSeconds, cursorNanos: m.createdAt.nanosecond }} AS memory
+""" + history.VERSION_THEN + f"""
+RETURN m {{ {history.closed_field(MEMORY_FIELDS, "m")}, cursorSeconds: m.createdAt.epochSeconds,
+            cursorNanos: m.createdAt.nanosecond }} AS memory,
+       {history.VERSION_FIELDS} AS version, {history.archived_then("m")} AS archivedThen
 """
 
 ENTITIES_PAGE = f"""
@@ -88,23 +100,28 @@ RETURN count(e) > 0 AS found
 # dense neighbourhood costs a bounded amount of work.
 TRACE_TEMPLATE = f"""
 MATCH (start:Entity {{id: $fromId, userId: $userId}})
+WHERE {history.recorded_by("start")}
 MATCH p = (start)__LEFT__[rels:{KNOWLEDGE_EDGES}*1..__HOPS__]__RIGHT__(:Entity)
-WHERE all(r IN rels WHERE type(r) IN $types) AND all(n IN nodes(p) WHERE n.userId = $userId)
+WHERE all(r IN rels WHERE type(r) IN $types AND {EDGE_THEN})
+  AND all(n IN nodes(p) WHERE n.userId = $userId AND {history.recorded_by("n")})
 WITH p, rels LIMIT $scan
 WITH p, rels ORDER BY length(p), [n IN nodes(p) | n.normName]
 LIMIT $limit
-RETURN [e IN nodes(p) | e {{ {ENTITY_FIELDS} }}] AS nodes,
+RETURN [e IN nodes(p) | e {{ {ENTITY_THEN} }}] AS nodes,
        [r IN rels | {{ {EDGE_FIELDS} }}] AS edges
 """
 _ARROWS = {"OUT": ("-", "->"), "IN": ("<-", "-"), "BOTH": ("-", "-")}
 
 # decision -[:CAUSED]-> error -[:SOLVED_BY]-> fix, with either end possibly missing
 # (an error nobody traced to a decision, or one not fixed yet), but never both.
+# As of $asOf: the entities and edges recorded by then, each decision open or closed as it was then.
 CHAINS = """
 MATCH (error:Entity:Error {userId: $userId})
-WHERE $scopeKey IS NULL OR error.scopeKey = $scopeKey
-OPTIONAL MATCH (decision:Entity:Decision {userId: $userId})-[:CAUSED]->(error)
-OPTIONAL MATCH (error)-[:SOLVED_BY]->(fix:Entity {userId: $userId})
+WHERE ($scopeKey IS NULL OR error.scopeKey = $scopeKey) AND __RECORDED__error__
+OPTIONAL MATCH (decision:Entity:Decision {userId: $userId})-[caused:CAUSED]->(error)
+WHERE __RECORDED__decision__ AND __EDGE_THEN__caused__
+OPTIONAL MATCH (error)-[solved:SOLVED_BY]->(fix:Entity {userId: $userId})
+WHERE __RECORDED__fix__ AND __EDGE_THEN__solved__
 WITH decision, error, fix
 WHERE decision IS NOT NULL OR fix IS NOT NULL
 WITH decision, error, fix ORDER BY error.createdAt, error.id, decision.id, fix.id
@@ -112,7 +129,11 @@ LIMIT $limit
 RETURN head([e IN [decision] WHERE e IS NOT NULL | e { __ENTITY__ }]) AS decision,
        head([e IN [error] | e { __ENTITY__ }]) AS error,
        head([e IN [fix] WHERE e IS NOT NULL | e { __ENTITY__ }]) AS fix
-""".replace("__ENTITY__", ENTITY_FIELDS)
+""".replace("__ENTITY__", ENTITY_THEN)
+for _node in ("error", "decision", "fix"):
+    CHAINS = CHAINS.replace(f"__RECORDED__{_node}__", history.recorded_by(_node))
+CHAINS = (CHAINS.replace("__EDGE_THEN__caused__", EDGE_THEN.replace("r.", "caused."))
+          .replace("__EDGE_THEN__solved__", EDGE_THEN.replace("r.", "solved.")))
 
 
 @lru_cache(maxsize=None)
@@ -136,14 +157,16 @@ def memories_page(
     include_closed: bool,
     after: tuple[int, int, str] | None,
     limit: int,
+    as_of: datetime | None = None,
 ) -> list[dict[str, Any]]:
     seconds, nanos, after_id = after if after is not None else (None, None, None)
     result = tx.run(
         MEMORIES_PAGE, userId=user_id, tiers=list(tiers) if tiers is not None else None, projectId=project_id,
         sessionId=session_id, kinds=list(kinds) if kinds is not None else None, includeArchived=include_archived,
         includeClosed=include_closed, afterSeconds=seconds, afterNanos=nanos, afterId=after_id, limit=limit,
+        asOf=as_of,
     )
-    return [dict(r["memory"]) for r in result]
+    return [history.as_it_was(dict(r["memory"]), r["version"], r["archivedThen"]) for r in result]
 
 
 def entities_page(
@@ -193,15 +216,19 @@ def trace(
     max_depth: int,
     limit: int,
     scan: int,
+    as_of: datetime | None = None,
 ) -> list[dict[str, Any]]:
     result = tx.run(
-        trace_statement(direction, max_depth), userId=user_id, fromId=from_id, types=list(types), limit=limit, scan=scan,
+        trace_statement(direction, max_depth), userId=user_id, fromId=from_id, types=list(types), limit=limit,
+        scan=scan, asOf=as_of,
     )
     return [{"nodes": [dict(n) for n in r["nodes"]], "edges": [dict(e) for e in r["edges"]]} for r in result]
 
 
-def chains(tx: ManagedTransaction, user_id: str, scope_key: str | None, limit: int) -> list[dict[str, Any]]:
-    result = tx.run(CHAINS, userId=user_id, scopeKey=scope_key, limit=limit)
+def chains(
+    tx: ManagedTransaction, user_id: str, scope_key: str | None, limit: int, as_of: datetime | None = None
+) -> list[dict[str, Any]]:
+    result = tx.run(CHAINS, userId=user_id, scopeKey=scope_key, limit=limit, asOf=as_of)
     return [
         {"decision": dict(r["decision"]) if r["decision"] else None, "error": dict(r["error"]),
          "fix": dict(r["fix"]) if r["fix"] else None}

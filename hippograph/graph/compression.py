@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.history import KEEP_VERSION
 from hippograph.graph.memories import refresh_preceding_of
 from hippograph.graph.scope import IN_TIER_SCOPE
 
@@ -20,15 +22,17 @@ RETURN m.id AS id, m.kind AS kind, coalesce(m.summaryTokens, m.tokens) AS tokens
        m.relevance AS relevance, m.attributes AS attributes
 """
 
-# The summary replaces the content: that is what makes the tier smaller.
+# The summary replaces the content: that is what makes the tier smaller. The text it replaces is kept
+# as a version (``hippograph.graph.history``), so a read as of before still reads it.
 SUMMARISE_MEMORIES = """
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id, userId: $userId})
+__KEEP_VERSION__
 SET m.originalTokens = coalesce(m.originalTokens, m.tokens),
     m.content = row.summary, m.summary = row.summary,
     m.tokens = row.tokens, m.summaryTokens = row.tokens,
-    m.compressed = true, m.compressedAt = datetime()
-"""
+    m.compressed = true, m.compressedAt = datetime($at), m.updatedAt = datetime($at)
+""".replace("__KEEP_VERSION__", KEEP_VERSION.strip())
 
 ARCHIVE_MEMORIES = """
 UNWIND $ids AS id
@@ -45,7 +49,8 @@ def tier_snapshot(
 
 def summarise_memories(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> None:
     if rows:
-        tx.run(SUMMARISE_MEMORIES, userId=user_id, rows=list(rows)).consume()
+        at = datetime.now(timezone.utc).isoformat()
+        tx.run(SUMMARISE_MEMORIES, userId=user_id, rows=list(rows), at=at, keepVersion=True).consume()
         refresh_preceding_of(tx, user_id, [row["id"] for row in rows])
 
 

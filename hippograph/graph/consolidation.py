@@ -62,6 +62,12 @@ SET keep.accessCount = coalesce(keep.accessCount, 0) + coalesce(drop.accessCount
       coalesce(keep.sourceSessions, []) + [s IN drop.sourceSessions WHERE NOT s IN coalesce(keep.sourceSessions, [])] END,
     keep.sourceTurns = CASE WHEN drop.sourceTurns IS NULL THEN keep.sourceTurns ELSE
       coalesce(keep.sourceTurns, []) + [t IN drop.sourceTurns WHERE NOT t IN coalesce(keep.sourceTurns, [])] END
+WITH keep, drop
+// The duplicate's earlier texts go with it (they were the same memory's as kept).
+CALL (drop) {
+  MATCH (drop)-[:HAD_VERSION]->(version:MemoryVersion)
+  DETACH DELETE version
+}
 DETACH DELETE drop
 RETURN keep.id AS kept
 """

@@ -144,11 +144,11 @@ REOPEN_ENTITIES = """
 UNWIND $ids AS id
 MATCH (e:Entity {id: id, userId: $userId})
 WHERE e.validUntil = datetime($at)
-SET e.validUntil = null
+SET e.validUntil = null, e.closedAt = null
 WITH e
 OPTIONAL MATCH (m:Memory)-[:RECORDS]->(e)
 WHERE m.validUntil = datetime($at)
-SET m.validUntil = null
+SET m.validUntil = null, m.closedAt = null
 RETURN count(DISTINCT e) AS reopened
 """
 

@@ -24,7 +24,7 @@ UPSERT_ENTITIES = """
 UNWIND $entities AS row
 MERGE (e:Entity {userId: $userId, scopeKey: row.scopeKey, type: row.type, normName: row.normName})
   ON CREATE SET e.id = row.id, e.name = row.name, e.createdAt = datetime(), e.validFrom = datetime(),
-                e.attributes = row.attributes
+                e.recordedAt = datetime(), e.attributes = row.attributes
 SET e:$(row.type)
 RETURN row.key AS key, e.id AS id
 """
@@ -73,11 +73,11 @@ CLOSE_ENTITIES = """
 UNWIND $ids AS id
 MATCH (e:Entity {id: id, userId: $userId})
 WHERE e.validUntil IS NULL
-SET e.validUntil = datetime($at)
+SET e.validUntil = datetime($at), e.closedAt = datetime()
 WITH e
 OPTIONAL MATCH (m:Memory)-[:RECORDS]->(e)
 WHERE m.validUntil IS NULL
-SET m.validUntil = datetime($at)
+SET m.validUntil = datetime($at), m.closedAt = datetime()
 RETURN collect(DISTINCT e.id) AS entities, collect(DISTINCT m.id) AS memories
 """
 

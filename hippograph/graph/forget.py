@@ -69,30 +69,37 @@ RETURN count(*) AS deleted
 # each batch says how many of each kind went (a task is part of its session's document).
 DELETE_USER_BATCH = """
 MATCH (n)
-WHERE n.userId = $userId AND (n:Memory OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
+WHERE n.userId = $userId
+  AND (n:Memory OR n:MemoryVersion OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
 WITH n LIMIT $batch
 WITH collect(n) AS doomed
 WITH doomed, {
   memories: size([n IN doomed WHERE n:Memory]), entities: size([n IN doomed WHERE n:Entity]),
   turns: size([n IN doomed WHERE n:Turn]), sessions: size([n IN doomed WHERE n:Session]),
   projects: size([n IN doomed WHERE n:Project]), apiKeys: size([n IN doomed WHERE n:ApiKey])
-} AS counts
+} AS counts,
+  // For the receipt: each node, and each relationship once (one between two doomed nodes counts once).
+  [n IN doomed | {id: n.id, labels: labels(n)}] AS removed,
+  COLLECT { UNWIND doomed AS n MATCH (n)-[r]-() WITH DISTINCT r RETURN type(r) } AS relationships
 FOREACH (n IN doomed | DETACH DELETE n)
-RETURN size(doomed) AS deleted, counts
+RETURN size(doomed) AS deleted, counts, removed, relationships
 """
 
 DELETE_USER_NODE = """
 MATCH (user:User {id: $userId})
+WITH user, COLLECT { MATCH (user)-[r]-() RETURN type(r) } AS relationships
 DETACH DELETE user
-RETURN count(*) AS deleted
+RETURN count(*) AS deleted, collect(relationships)[0] AS relationships
 """
 
 # The user's past operations go with the user; the deletion itself is logged afresh after this.
 DELETE_USER_AUDIT_BATCH = """
 MATCH (event:AuditEvent {userId: $userId})
 WITH event LIMIT $batch
-DELETE event
-RETURN count(*) AS deleted
+WITH collect(event) AS doomed
+WITH doomed, [event IN doomed | event.id] AS ids
+FOREACH (event IN doomed | DELETE event)
+RETURN ids
 """
 
 
@@ -130,15 +137,21 @@ def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int
     return int(tx.run(DELETE_PROJECT, userId=user_id, projectId=project_id).single()["deleted"])
 
 
-def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> dict[str, int]:
-    """Delete up to ``batch`` of the user's nodes; how many of each kind went (empty when none was left)."""
+def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> dict[str, Any]:
+    """Delete up to ``batch`` of the user's nodes: how many of each kind went, the nodes (``removed``: id,
+    labels) and the types of the relationships that went with them; empty when none was left."""
     record = tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single()
-    return dict(record["counts"]) if record["deleted"] else {}
+    if not record["deleted"]:
+        return {}
+    return {**record["counts"], "removed": [dict(n) for n in record["removed"]], "relationships": record["relationships"]}
 
 
-def delete_user_node(tx: ManagedTransaction, user_id: str) -> int:
-    return int(tx.run(DELETE_USER_NODE, userId=user_id).single()["deleted"])
+def delete_user_node(tx: ManagedTransaction, user_id: str) -> tuple[int, list[str]]:
+    """Delete the user's node: 1 or 0, and the types of the relationships that went with it."""
+    record = tx.run(DELETE_USER_NODE, userId=user_id).single()
+    return (int(record["deleted"]), list(record["relationships"] or [])) if record else (0, [])
 
 
-def delete_user_audit_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> int:
-    return int(tx.run(DELETE_USER_AUDIT_BATCH, userId=user_id, batch=batch).single()["deleted"])
+def delete_user_audit_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> list[str]:
+    """Delete up to ``batch`` of the user's audit events; their ids."""
+    return list(tx.run(DELETE_USER_AUDIT_BATCH, userId=user_id, batch=batch).single()["ids"])

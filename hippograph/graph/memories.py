@@ -3,7 +3,7 @@
 A memory is ``(:Memory {id, content, embedding, createdAt, tier, userId,
 projectId, sessionId, relevance, accessCount, lastAccessedAt, tokens, summary,
 archived, kind, validFrom, validUntil, attributes, sourceSessions, sourceTurns, speaker,
-preceding})``,
+preceding, recordedAt, updatedAt, closedAt, archivedAt})`` (the times: ``hippograph.graph.history``),
 with an entity label (``:Decision``, ``:Error`` …) when it records one, owned by
 ``(:User)``.
 """
@@ -11,10 +11,12 @@ with an entity label (``:Decision``, ``:Error`` …) when it records one, owned 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph import history
 from hippograph.graph.scope import IN_TIER_SCOPE
 
 # Properties a caller reads back; the embedding stays in the store.
@@ -46,7 +48,7 @@ MERGE (user:User {id: row.userId})
 CREATE (m:Memory {
   id: row.id, content: row.content, summary: row.summary, tier: row.tier, kind: row.kind,
   userId: row.userId, projectId: row.projectId, sessionId: row.sessionId,
-  createdAt: datetime(row.createdAt), validFrom: datetime(row.createdAt),
+  createdAt: datetime(row.createdAt), validFrom: datetime(row.createdAt), recordedAt: datetime(),
   relevance: row.relevance, accessCount: 0, tokens: row.tokens, summaryTokens: row.summaryTokens,
   archived: false, attributes: row.attributes, contentHash: row.contentHash, speaker: row.speaker,
   requestId: row.requestId
@@ -66,11 +68,13 @@ MERGE (user:User {id: $userId})
 SET user.lastWriteAt = datetime()
 """
 
-GET_MEMORIES = f"""
-UNWIND $ids AS id
-MATCH (m:Memory {{id: id, userId: $userId}})
-RETURN m {{ {MEMORY_FIELDS} }} AS memory
-"""
+# As of $asOf (null: now): the memories recorded by then, with the text and closure they had then.
+GET_MEMORIES = (
+    "UNWIND $ids AS id\nMATCH (m:Memory {id: id, userId: $userId})\nWHERE " + history.recorded_by("m")
+    + history.VERSION_THEN
+    + "RETURN m { " + history.closed_field(MEMORY_FIELDS, "m") + " } AS memory, "
+    + history.VERSION_FIELDS + " AS version, " + history.archived_then("m") + " AS archivedThen\n"
+)
 
 # The stored attributes (JSON text) of live memories: provenance merges read them and write the union.
 ATTRIBUTES = """
@@ -96,17 +100,17 @@ RETURN requestId, m.id AS id, m.contentHash AS contentHash
 """
 
 # How full a tier is, for one scope: every memory still stored counts; an
-# archived one is kept for history and counts no longer.
+# archived one is kept for history and counts no longer. As of $asOf: what was stored and not archived then.
 TIER_USAGE = f"""
 MATCH (m:Memory {{userId: $userId, tier: $tier}})
-WHERE m.archived = false
+WHERE NOT ({history.archived_then("m")}) AND {history.recorded_by("m")}
   AND {IN_TIER_SCOPE}
 RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used, count(m) AS items
 """
 
 
-# Forgetting: the memories, every summary only they supported, and every entity that
-# nothing else mentions or records — so no index keeps a trace of the text.
+# Forgetting: the memories with their versions, every summary only they supported, and every entity
+# that nothing else mentions or records — so no index or version keeps a trace of the text.
 DELETE_MEMORIES = """
 MATCH (m:Memory {userId: $userId})
 WHERE m.id IN $ids
@@ -130,6 +134,9 @@ WITH doomed, orphans + COLLECT {
 WITH doomed, orphans, [d IN doomed | d.id] AS memoryIds, [e IN orphans | e.id] AS entityIds,
      [d IN doomed WHERE d.sessionId IS NOT NULL |
        {sessionId: d.sessionId, seconds: d.createdAt.epochSeconds, nanosecond: d.createdAt.nanosecond}] AS places
+// Forgetting wins over history: every version of a doomed memory goes with it.
+FOREACH (version IN COLLECT { UNWIND doomed AS d MATCH (d)-[:HAD_VERSION]->(v:MemoryVersion) RETURN v } |
+         DETACH DELETE version)
 FOREACH (e IN orphans | DETACH DELETE e)
 FOREACH (d IN doomed | DETACH DELETE d)
 RETURN memoryIds, entityIds, places
@@ -314,8 +321,12 @@ def lock_user(tx: ManagedTransaction, user_id: str) -> None:
     tx.run(LOCK_USER, userId=user_id).consume()
 
 
-def get_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> list[dict[str, Any]]:
-    return [r["memory"] for r in tx.run(GET_MEMORIES, userId=user_id, ids=list(ids))]
+def get_memories(
+    tx: ManagedTransaction, user_id: str, ids: Sequence[str], as_of: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The user's memories among ``ids``; as of ``as_of``, those recorded by then as they read then."""
+    return [history.as_it_was(r["memory"], r["version"], r["archivedThen"])
+            for r in tx.run(GET_MEMORIES, userId=user_id, ids=list(ids), asOf=as_of)]
 
 
 def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, str | None]:
@@ -335,7 +346,9 @@ def find_by_request_ids(tx: ManagedTransaction, user_id: str, request_ids: Seque
 
 
 def tier_usage(
-    tx: ManagedTransaction, user_id: str, tier: str, project_id: str | None, session_id: str | None
+    tx: ManagedTransaction, user_id: str, tier: str, project_id: str | None, session_id: str | None,
+    as_of: datetime | None = None,
 ) -> tuple[int, int]:
-    record = tx.run(TIER_USAGE, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id).single()
+    record = tx.run(TIER_USAGE, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id,
+                    asOf=as_of).single()
     return int(record["used"]), int(record["items"])

@@ -39,7 +39,9 @@ It runs in one read transaction and, in order:
    floor, and the ranking.
 
 Only memories of ``$userId`` that are in scope, not archived and not closed
-(``validUntil`` unset) are ever read as candidates. Every value comes in as a
+(``validUntil`` unset) are ever read as candidates. With ``$asOf`` (``hippograph.graph.history``) the
+statement reads the store as it was then: the memories in use then, each edited since scored on its
+version of then, found by the exact scan (the vector index holds only what is in use now). Every value comes in as a
 parameter. The one thing Cypher cannot take as a parameter is the bound of a path
 pattern, so ``max_hops`` — a whole number from the profile, checked to lie in
 1..6, never user text — is written into the statement: the traversal is really
@@ -56,7 +58,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph import scope
+from hippograph.graph import history, scope
 from hippograph.graph.vocabulary import RELATION_TYPES, Tier
 
 MAX_HOPS_LIMIT = 6
@@ -64,7 +66,8 @@ MAX_HOPS_LIMIT = 6
 # The caller's scope, for a memory `m` already matched on userId (``hippograph.graph.scope``: a user
 # alone sees all their memories, a project adds that project's, a session narrows the SESSION tier
 # to itself). Archived memories and closed facts never count.
-IN_SCOPE = f"NOT coalesce(m.archived, false) AND m.validUntil IS NULL AND m.tier IN $tiers AND {scope.SEEN}"
+# As of $asOf (``hippograph.graph.history``): what was in use then; without it, what is now.
+IN_SCOPE = f"{history.visible('m')} AND m.tier IN $tiers AND {scope.SEEN}"
 
 # 1. how many memories the caller owns: every memory hangs from its user by one REMEMBERS, so this is
 # the user node's degree, read in constant time however large the owner (it picks the vector path).
@@ -80,7 +83,8 @@ VECTOR_BRANCH = """
 CALL (owned) {
   CALL (owned) {
     // WHEN, not a WHERE on the parameters: the planner may move a WHERE past the scan it guards.
-    WHEN $embedding IS NOT NULL AND owned <= $exactScanLimit THEN {
+    // As of a moment, the scan too: the index holds only what is in use now.
+    WHEN $embedding IS NOT NULL AND (owned <= $exactScanLimit OR $asOf IS NOT NULL) THEN {
       MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
       WHERE __IN_SCOPE__
       // Rough order by sketch (a memory without one: by its vector); exact cosine for the best of each pool.
@@ -166,7 +170,7 @@ CALL () {
     UNWIND $entityNameQueries AS termQuery
     CALL (termQuery) {
       CALL db.index.fulltext.queryNodes('entity_name', termQuery) YIELD node AS anchor
-      WITH anchor WHERE anchor.userId = $userId AND anchor.validUntil IS NULL
+      WITH anchor WHERE anchor.userId = $userId AND __ANCHOR_VISIBLE__
       WITH anchor LIMIT $termLimit + 1
       RETURN collect(anchor) AS named
     }
@@ -221,6 +225,7 @@ UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
 WITH hit.m AS m, max(hit.cosine) AS cosine, max(hit.bm25) AS bm25, min(hit.hops) AS hops,
      max(hit.neighbour) AS neighbour, collect(hit.source) AS sources, coverage, topNeighbour
 WHERE any(source IN sources WHERE source IN $sources)
+__AS_OF__
 WITH m, sources,
      CASE WHEN cosine IS NOT NULL THEN cosine
           WHEN $embedding IS NULL THEN null
@@ -304,6 +309,13 @@ UNWIND $phrases AS phrase
 WITH DISTINCT phrase
 WHERE EXISTS { MATCH (m:Memory {userId: $userId, speaker: phrase}) }
 RETURN collect(phrase) AS named
+"""
+
+# 5. (before scoring) as of $asOf, a memory edited since reads as its version of then: that text, that
+# vector (its cosine taken again); without $asOf, or unedited since, the memory itself.
+AS_OF = history.VERSION_THEN + """
+WITH coalesce(version, m) AS m, CASE WHEN version IS NULL THEN cosine END AS cosine, bm25, hops, neighbour,
+     sources, coverage, topNeighbour
 """
 
 # The one statement, branch by branch, in Cypher 25 (SEARCH is a Cypher 25 clause).
@@ -454,6 +466,8 @@ class RecallQuery:
     says_when: str | None = None
     # The periods the query names, each [start, end): a memory written in one is boosted.
     periods: Sequence[tuple[datetime, datetime]] = ()
+    # The store as it was at this moment (``now`` is then this moment too); None: as it is.
+    as_of: datetime | None = None
 
     @property
     def most_boost(self) -> float:
@@ -473,7 +487,7 @@ class RecallQuery:
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
             "queryWords": list(self.query_words), "saysWhen": self.says_when,
             "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
-            "now": self.now, "weights": dict(self.weights),
+            "now": self.now, "asOf": self.as_of, "weights": dict(self.weights),
             "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
             "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
             **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),
@@ -508,6 +522,8 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
     return (
         RECALL_TEMPLATE.replace("__INDEX_SEARCHES__", index_searches(project, session, per_tier))
         .replace("__IN_SCOPE__", IN_SCOPE.strip())
+        .replace("__ANCHOR_VISIBLE__", history.visible("anchor"))
+        .replace("__AS_OF__", AS_OF.strip())
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
         .replace("__COMPONENTS__", ", ".join(COMPONENTS))

@@ -7,6 +7,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.history import KEEP_VERSION
 from hippograph.graph.memories import MEMORY_FIELDS, SET_VECTORS, refresh_preceding_of
 
 MEMORY_FOR_UPDATE = """
@@ -18,8 +19,10 @@ RETURN m.tier AS tier, m.kind AS kind, m.projectId AS projectId, m.sessionId AS 
 # Values left null keep what is stored; ``$setSummary`` tells "clear the summary" from "leave it".
 # A summary that stands in for the content in the tier's count (summaryTokens set) keeps doing so.
 # The memory remembers the last request that wrote it: a retry of that request changes nothing.
+# A change of text keeps the text it replaces as a version (``hippograph.graph.history``).
 UPDATE_MEMORY = f"""
 MATCH (m:Memory {{id: $id, userId: $userId}})
+{KEEP_VERSION.strip()}
 SET m.content = coalesce($content, m.content),
     m.contentHash = coalesce($contentHash, m.contentHash),
     m.tokens = coalesce($tokens, m.tokens),
@@ -71,6 +74,7 @@ def update_memory(
         embedding=list(embedding) if embedding is not None else None,
         sketch=list(sketch) if sketch is not None else None, setSummary=set_summary, summary=summary,
         summaryTokens=summary_tokens, relevance=relevance, requestId=request_id,
+        keepVersion=content is not None or set_summary,
     ).single()
     if content is not None:
         refresh_preceding_of(tx, user_id, [memory_id])

@@ -17,6 +17,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict
+from datetime import datetime
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
@@ -69,6 +70,9 @@ TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
 
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
+AsOf = Annotated[datetime | None, Field(description=(
+    "Read the store as it was at this moment (ISO 8601, e.g. 2026-11-30T12:00:00Z): what was recorded by then, "
+    "with the text it had then, decisions open then. Default: now. Counts no access."))]
 RequestId = Annotated[str | None, Field(description=(
     "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an OUTCOME_UNKNOWN, "
     "a lost connection — it answers with what the first attempt stored and stores nothing twice."))]
@@ -221,13 +225,15 @@ class MemoryTools:
         session: SessionId = None,
         tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
         request_id: RequestId = None,
+        informed_by: Annotated[str | None, Field(description=(
+            "The recallId of the recall that informed this decision: analysts then see what it returned."))] = None,
     ) -> dict[str, Any]:
         """Record a decision as a memory and a Decision entity; a decision with the same name closes the
         previous one. Answers the memory and entity ids and the decisions closed."""
         async def work(call: Call) -> dict[str, Any]:
             return _recorded(await knowledge.record_decision(
                 call, decision, reason=reason, conflicts_with=conflicts_with, tier=member(Tier, tier), project=project,
-                session=session, request_id=request_id))
+                session=session, request_id=request_id, informed_by=informed_by))
         return await self._run(ctx, "record_decision", work)
 
     async def record_error(
@@ -282,7 +288,8 @@ class MemoryTools:
         project: Annotated[str | None, Field(description="A project to erase whole, its sessions included.")] = None,
     ) -> dict[str, Any]:
         """Erase exactly one of: a memory, an entity, a session or a project. Nothing of it stays — no
-        property, index entry or derived summary. Cannot be undone."""
+        property, index entry, earlier version or derived summary. Cannot be undone. Answers a receipt:
+        counts per label and relationship type, the ids removed and their SHA-256, the audit tombstone's id."""
         given = {k: v for k, v in (("memory", memory), ("entity", entity), ("session", session), ("project", project))
                  if v is not None}
 
@@ -292,11 +299,14 @@ class MemoryTools:
             (what, target), = given.items()
             if what in ("memory", "entity"):
                 gone = await memories.forget(call, **{what: target})
-                return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities)}
+                assert gone.receipt is not None
+                return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities),
+                        "receipt": gone.receipt.as_json()}
             erase = forgetting.forget_session if what == "session" else forgetting.forget_project
             scoped = await erase(call, target)
+            assert scoped.receipt is not None
             return {"forgotten": what, "id": target, "memories": scoped.memories, "entities": scoped.entities,
-                    "turns": scoped.turns, "sessions": scoped.sessions}
+                    "turns": scoped.turns, "sessions": scoped.sessions, "receipt": scoped.receipt.as_json()}
         return await self._run(ctx, "forget", work, renamed={"id": next(iter(given), "id")})
 
     # ------------------------------------------------------------------ reading
@@ -310,17 +320,20 @@ class MemoryTools:
         tiers: Annotated[list[TierName] | None, Field(description="Only these tiers (default all).")] = None,  # type: ignore[valid-type]
         profile: Annotated[ProfileChoice, Field(  # type: ignore[valid-type]
             description="Ranking recipe; HYBRID (vector, keyword, relation) unless you know better.")] = ProfileChoice.HYBRID,  # type: ignore[attr-defined]
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         async def work(call: Call) -> dict[str, Any]:
             result = await recalling.recall(
                 call, query, priority=member(Priority, priority), profile=member(ProfileName, profile).value,
                 tiers=[member(Tier, t) for t in tiers] if tiers is not None else None, project=project, session=session,
+                as_of=as_of,
             )
             return {
                 "items": [recalled(i) for i in result.items],
                 "totals": {"items": result.totals.items, "tokens": result.totals.tokens,
                            "budgetItems": result.totals.budget.items, "budgetTokens": result.totals.budget.tokens},
                 "profile": result.profile,
+                "recallId": result.event_id,
             }
         return await self._run(ctx, "recall", work)
 
@@ -337,13 +350,14 @@ class MemoryTools:
             description="OUT follows edges forward (decision → error → fix), IN backward.")] = DirectionName.OUT,  # type: ignore[attr-defined]
         edge_types: Annotated[list[EdgeName] | None, Field(description="Only these edges (default all six).")] = None,  # type: ignore[valid-type]
         max_depth: Annotated[int, Field(description=f"Hops at most, 1 to {MAX_TRACE_DEPTH}.")] = 3,
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         """Follow the knowledge graph from an entity: the paths of edges (LED_TO, CAUSED, SOLVED_BY,
         RELATED_TO, USES, CONFLICTS_WITH) out of it, shortest first."""
         async def work(call: Call) -> dict[str, Any]:
             paths = await browse.trace(
                 call, entity, edge_types=[member(EdgeType, e) for e in edge_types] if edge_types is not None else None,
-                direction=member(Direction, direction).value, max_depth=max_depth,
+                direction=member(Direction, direction).value, max_depth=max_depth, as_of=as_of,
             )
             return {"paths": _plain(paths)}
         return await self._run(ctx, "trace", work, renamed={"from": "entity"})
@@ -352,11 +366,12 @@ class MemoryTools:
         self, ctx: Context,
         project: ProjectId = None,
         first: Annotated[int, Field(description=f"Chains at most, 1 to {MAX_CHAINS}.")] = 20,
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         """The decision → error → fix chains of a project (or of all the user's knowledge): which decision
         caused which error, and what fixed it."""
         async def work(call: Call) -> dict[str, Any]:
-            return {"chains": _plain(await browse.chains(call, project, first))}
+            return {"chains": _plain(await browse.chains(call, project, first, as_of))}
         return await self._run(ctx, "chains", work)
 
     # ------------------------------------------------------------------ the session

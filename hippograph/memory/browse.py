@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from neo4j import READ_ACCESS, ManagedTransaction
 
 from hippograph.graph import browse as browse_cypher
+from hippograph.graph import history
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
@@ -50,6 +52,26 @@ class Page:
 
 
 @dataclass(frozen=True)
+class ContextItem:
+    """One memory a decision's recall returned: as it read when the decision was recorded (``memory``), or,
+    forgotten since, only when (``erased_at``; None when no tombstone names it)."""
+
+    id: str
+    memory: dict[str, Any] | None
+    erased_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class DecisionContext:
+    """What informed a decision: its recall (the audit event's id), when the decision was recorded, and
+    what that recall returned, in its order."""
+
+    recall_id: str
+    recorded_at: datetime
+    items: list[ContextItem]
+
+
+@dataclass(frozen=True)
 class TierUsage:
     tier: Tier
     used_tokens: int
@@ -68,10 +90,35 @@ def _read(services: Services, work: Callable[..., T], *args: Any, **kwargs: Any)
         return session.execute_read(work, *args, **kwargs)
 
 
-def get_memories(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """The caller's memories among ``ids``, by id; ids that are not theirs are absent."""
-    rows = _read(services, memory_cypher.get_memories, user_id, list(ids))
+def get_memories(
+    services: Services, user_id: str, ids: Sequence[str], as_of: datetime | None = None
+) -> dict[str, dict[str, Any]]:
+    """The caller's memories among ``ids``, by id; ids that are not theirs are absent. As of ``as_of``:
+    those recorded by then, as they read then (``hippograph.graph.history``)."""
+    rows = _read(services, memory_cypher.get_memories, user_id, list(ids), as_of)
     return {row["id"]: dict(row) for row in rows}
+
+
+def decision_context(services: Services, user_id: str, entity_id: str) -> DecisionContext | None:
+    """The memories the recall that informed a decision returned, as they were when it was recorded; a
+    memory forgotten since shows only when it was erased, never what it said. None without such a recall."""
+
+    def work(tx: ManagedTransaction) -> DecisionContext | None:
+        informed = history.informed_by(tx, user_id, entity_id)
+        if informed is None or informed["recallId"] is None:
+            return None
+        at = informed["at"].to_native()
+        ids = list(informed["ids"])
+        then = {row["id"]: row for row in memory_cypher.get_memories(tx, user_id, ids, at)}
+        erased = history.erased_at(tx, user_id, [i for i in ids if i not in then])
+        items = [ContextItem(i, then[i]) if i in then else ContextItem(i, None, _native(erased.get(i))) for i in ids]
+        return DecisionContext(informed["recallId"], at, items)
+
+    return _read(services, work)
+
+
+def _native(value: Any) -> datetime | None:
+    return value.to_native() if value is not None else None
 
 
 def get_entities(services: Services, user_id: str, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -97,9 +144,11 @@ def entities_of_memories(services: Services, user_id: str, ids: Sequence[str]) -
 
 
 def memories_page(
-    services: Services, user_id: str, where: MemoryFilter, first: int, after: tuple[int, int, str] | None = None
+    services: Services, user_id: str, where: MemoryFilter, first: int, after: tuple[int, int, str] | None = None,
+    as_of: datetime | None = None,
 ) -> Page:
-    """Newest first; ``after`` is the (epoch seconds, nanosecond, id) of the last row already seen."""
+    """Newest first; ``after`` is the (epoch seconds, nanosecond, id) of the last row already seen; as of
+    ``as_of``, the page of the store as it was then."""
     Scope(user_id, where.project_id, where.session_id)  # checks the ids' form
     rows = _read(
         services, browse_cypher.memories_page, user_id,
@@ -107,7 +156,7 @@ def memories_page(
         project_id=where.project_id, session_id=where.session_id,
         kinds=list(where.kinds) if where.kinds is not None else None,
         include_archived=where.include_archived, include_closed=where.include_closed,
-        after=after, limit=first + 1,
+        after=after, limit=first + 1, as_of=as_of,
     )
     return Page(rows[:first], len(rows) > first)
 
@@ -144,8 +193,10 @@ def trace(
     direction: str = "OUT",
     max_depth: int = 3,
     limit: int = 100,
+    as_of: datetime | None = None,
 ) -> list[dict[str, Any]]:
-    """Paths of knowledge-graph edges from an entity, shortest first: ``{nodes, edges}`` rows."""
+    """Paths of knowledge-graph edges from an entity, shortest first: ``{nodes, edges}`` rows; as of
+    ``as_of``, over the entities and edges recorded by then."""
     if direction not in ("OUT", "IN", "BOTH"):
         raise InvalidInput(f"direction must be OUT, IN or BOTH, got {direction!r}")
     if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
@@ -155,7 +206,7 @@ def trace(
     def work(tx: ManagedTransaction) -> list[dict[str, Any]] | None:
         if not browse_cypher.entity_exists(tx, user_id, from_id):
             return None
-        return browse_cypher.trace(tx, user_id, from_id, types, direction, max_depth, limit, TRACE_SCAN)
+        return browse_cypher.trace(tx, user_id, from_id, types, direction, max_depth, limit, TRACE_SCAN, as_of)
 
     paths = _read(services, work)
     if paths is None:
@@ -163,14 +214,18 @@ def trace(
     return paths
 
 
-def chains(services: Services, user_id: str, project_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-    """decision → CAUSED → error → SOLVED_BY → fix, per error of the project (or of every scope)."""
+def chains(
+    services: Services, user_id: str, project_id: str | None = None, limit: int = 100, as_of: datetime | None = None
+) -> list[dict[str, Any]]:
+    """decision → CAUSED → error → SOLVED_BY → fix, per error of the project (or of every scope); as of
+    ``as_of``, the chains recorded by then, each decision open or closed as it was then."""
     Scope(user_id, project_id)
-    return _read(services, browse_cypher.chains, user_id, project_id, limit)
+    return _read(services, browse_cypher.chains, user_id, project_id, limit, as_of)
 
 
-def tier_usage(services: Services, scope: Scope) -> list[TierUsage]:
-    """How full each tier of the scope is: long term always, project and session when the scope names them."""
+def tier_usage(services: Services, scope: Scope, as_of: datetime | None = None) -> list[TierUsage]:
+    """How full each tier of the scope is: long term always, project and session when the scope names them;
+    as of ``as_of``, with the memories stored and not archived then."""
     tiers = [Tier.LONG_TERM]
     if scope.project_id is not None:
         tiers.insert(0, Tier.PROJECT)
@@ -181,7 +236,8 @@ def tier_usage(services: Services, scope: Scope) -> list[TierUsage]:
         usage = []
         for tier in tiers:
             keyed = scope.for_tier(tier)
-            used, items = memory_cypher.tier_usage(tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id)
+            used, items = memory_cypher.tier_usage(tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id,
+                                                   as_of)
             usage.append(TierUsage(tier, used, items, capacity(services.settings, tier), keyed.project_id, keyed.session_id))
         return usage
 

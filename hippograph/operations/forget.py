@@ -1,9 +1,13 @@
-"""``forget_session``, ``forget_project`` and ``forget_user``: erasing a whole scope."""
+"""``forget_session``, ``forget_project`` and ``forget_user``: erasing a whole scope; ``verify_erasure``:
+checking an erasure's receipt against the live store."""
 
 from __future__ import annotations
 
 from starlette.concurrency import run_in_threadpool
 
+from typing import Any
+
+from hippograph.memory import receipts
 from hippograph.memory.errors import NotFound
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import forget as forget_rules
@@ -45,3 +49,13 @@ async def forget_user(call: Call, user: str | None = None) -> ScopeForgotten:
     # The user's open subscriptions hear it last; their sockets close as their keys are gone (hippograph.api.sockets).
     call.events.publish(Event("USER_FORGOTTEN", user_id))
     return forgotten
+
+
+async def verify_erasure(call: Call, receipt: Any) -> receipts.Verification:
+    """Check a receipt (as ``Receipt.as_json`` wrote it) against the live store: the caller's own erasures,
+    or with an admin key anyone's (a user's erasure took their keys, so an admin checks it)."""
+    read = receipts.Receipt.from_json(receipt)
+    Scope(read.user_id)
+    if read.user_id != call.user_id and not call.caller.is_admin:
+        raise NotFound(f"user {read.user_id} not found")
+    return await run_in_threadpool(receipts.verify, call.services, read)

@@ -20,14 +20,15 @@ from hippograph.operations.limits import (
 async def record_decision(
     call: Call, decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
     tier: Tier = Tier.PROJECT, project: str | None = None, session: str | None = None, request_id: str | None = None,
+    informed_by: str | None = None,
 ) -> Recorded:
-    """Record a decision now; close the decisions it replaces."""
+    """Record a decision now; close the decisions it replaces; ``informed_by`` names the recall that informed it."""
     scope = caller_scope(call.user_id, project, session)
     conflicts = [ident(i, "conflictsWith") for i in bounded_list(conflicts_with, "conflictsWith") or []]
     recorded = await run_in_threadpool(
         knowledge.record_decision, call.services, scope, entity_name(decision, "decision"),
         reason=optional_text(reason, "reason", MAX_SHORT_TEXT), conflicts_with=conflicts, tier=tier,
-        request_id=optional_ident(request_id, "requestId"),
+        request_id=optional_ident(request_id, "requestId"), informed_by=optional_ident(informed_by, "informedBy"),
     )
     return _published(call, scope, recorded, "DECISION_RECORDED")
 

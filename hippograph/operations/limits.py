@@ -129,6 +129,21 @@ def moment(value: datetime | None, field: str) -> datetime | None:
     return value
 
 
+def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
+    """A moment to read the store as of: any past moment, or now (a time without a zone is UTC); a
+    moment still to come has no store to read yet."""
+    if value is None:
+        return None
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    try:
+        utc = aware.astimezone(timezone.utc)
+    except OverflowError:  # 0001-01-01T00:00:00-23:59 is before the first year in UTC
+        raise BadInput(f"{field} is outside the years 1 to 9999 in UTC", field=field) from None
+    if utc > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
+        raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)
+    return utc
+
+
 def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LIST) -> list[T] | None:
     if values is None:
         return None

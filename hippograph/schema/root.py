@@ -64,6 +64,11 @@ class Query:
     project = _query(documents.project, "A project's profile (project-memory.json) and live knowledge.")
     profile = _query(documents.profile, "The caller's long-term profile (long-term-memory.json) and preferences.")
     audit_log = _query(audit.audit_log, "The caller's own reads and writes, newest first.")
+    verify_erasure = _query(
+        forgetting.verify_erasure,
+        "Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors "
+        "remains. Your own erasures, or with an admin key anyone's.",
+    )
     api_keys = strawberry.field(
         resolver=keys.api_keys, description="API keys (of one user, when given). Admin keys only.", permission_classes=ADMIN
     )

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from hippograph_bench.server import Server
+from hippograph.graph.analyst_queries import GUIDE
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user
@@ -84,7 +85,7 @@ def test_browser_plays_the_guide_and_draws_a_chain_in_colour(
     page.wait_for_selector("text=Connected to Neo4j", timeout=60_000)
 
     guide = play_guide(page, f"{api_server.base}/browser/guide")
-    assert guide.locator("li[aria-label]").count() == 7  # the setup slide and the six queries
+    assert guide.locator("li[aria-label]").count() == 1 + len(GUIDE)  # the setup slide and one per query
     guide.locator("pre.runnable", has_text=":style").click()  # a click puts the block in the editor
     page.click("[data-testid=editor-Run]")
     page.locator("pre", has_text="diameter: 55px").first.wait_for(timeout=30_000)

@@ -13,6 +13,7 @@ from hippograph.client import (
     AsyncClient, Client, Direction, EdgeType, ErrorCode, HippographError, MemoryKind, Priority, RecallMode,
     RecallProfile, Tier, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,
     record_decision, record_error, record_pattern, remember, session, set_preference, start_session, tier_usage, trace,
+    verify_erasure,
 )
 from hippograph.memory import keys
 from hippograph.memory.services import Services
@@ -81,9 +82,12 @@ def test_a_memory_shows_its_provenance_and_forgetting_removes_it(hg: Client) -> 
 
     gone = hg.send(forget(memory=stored.memory.id))
     assert stored.memory.id in gone.memories
+    assert gone.receipt.ids == sorted(gone.memories + gone.entities) and gone.receipt.scope == "memory"
     with pytest.raises(HippographError) as missing:
         hg.send(memory(stored.memory.id))
     assert missing.value.code == ErrorCode.NOT_FOUND
+    checked = hg.send(verify_erasure(gone.receipt))
+    assert checked.erased and checked.intact and checked.remaining == []
 
 
 def test_recorded_chains_are_drawn_and_traced(hg: Client) -> None:
@@ -100,6 +104,10 @@ def test_recorded_chains_are_drawn_and_traced(hg: Client) -> None:
     drawn = hg.send(chains(project=shop))
     assert [(c.decision.name if c.decision else None, c.error.name, c.fix.name if c.fix else None) for c in drawn] == [
         (decision.entity.name, error.entity.name, error.fix.name)]
+    # As of the moment the decision was recorded, no error had been traced to it yet.
+    assert decision.entity.created_at is not None
+    assert hg.send(chains(project=shop, as_of=decision.entity.created_at)) == []
+    assert hg.send(trace(decision.entity.id, as_of=decision.entity.created_at)) == []
     paths = hg.send(trace(decision.entity.id, edge_types=[EdgeType.CAUSED, EdgeType.SOLVED_BY], direction=Direction.OUT))
     longest = max(paths, key=lambda p: p.length)
     assert [n.id for n in longest.nodes] == [decision.entity.id, error.entity.id, error.fix.id]

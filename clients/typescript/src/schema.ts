@@ -134,6 +134,16 @@ export type Consolidated = {
   skipped: Array<Scalars['String']['output']>;
 };
 
+/** One memory a decision's recall returned: as it read then, or only when it was erased. */
+export type ContextMemory = {
+  __typename?: 'ContextMemory';
+  /** When it was erased; null while it is kept. */
+  erasedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  /** As it read when the decision was recorded; null once erased. */
+  memory?: Maybe<Memory>;
+};
+
 export type ContextPiece = {
   __typename?: 'ContextPiece';
   id?: Maybe<Scalars['ID']['output']>;
@@ -167,6 +177,16 @@ export type CreateApiKeyInput = {
 };
 
 export type CreateApiKeyPayload = ApiKeyCreated | BadUserInputError | LimitExceededError | NotFoundError;
+
+/** What informed a decision: the recall it names and what that recall returned. */
+export type DecisionContext = {
+  __typename?: 'DecisionContext';
+  memories: Array<ContextMemory>;
+  /** The recall's audit event (RecallResult.recallId). */
+  recallId: Scalars['ID']['output'];
+  /** When the decision was recorded: the moment the memories are read as of. */
+  recordedAt: Scalars['DateTime']['output'];
+};
 
 /** Which edges to follow from a node. */
 export type Direction =
@@ -230,6 +250,8 @@ export type Entity = {
   /** False once a newer fact closed it (validUntil set). */
   active: Scalars['Boolean']['output'];
   attributes?: Maybe<Scalars['JSON']['output']>;
+  /** What informed this decision, when it was recorded with `informedBy`: the memories that recall returned, as they read when the decision was recorded (even if edited since); one forgotten since shows only when it was erased. Null for an entity no recall informed. */
+  context?: Maybe<DecisionContext>;
   createdAt?: Maybe<Scalars['DateTime']['output']>;
   /** Knowledge-graph edges touching this entity. */
   edges: Array<Edge>;
@@ -271,6 +293,64 @@ export type EntityType =
   | 'PATTERN'
   | 'TECHNOLOGY'
   | 'USER_PREFERENCE';
+
+/** How many of one label or relationship type an erasure removed. */
+export type ErasedCount = {
+  __typename?: 'ErasedCount';
+  count: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+};
+
+/** One count of a receipt, as `ErasedCount` gave it. */
+export type ErasedCountInput = {
+  count: Scalars['Int']['input'];
+  name: Scalars['String']['input'];
+};
+
+/** A receipt checked against the live store. */
+export type ErasureCheck = {
+  __typename?: 'ErasureCheck';
+  /** True when the receipt is intact and nothing it names remains. */
+  erased: Scalars['Boolean']['output'];
+  /** The ids are the ones the digest was made of. */
+  intact: Scalars['Boolean']['output'];
+  /** Ids of the receipt still held by a node or version. */
+  remaining: Array<Scalars['ID']['output']>;
+  /** For a user's erasure, what of them is anywhere, by where it was found: nodes, users, relationships, memoryText and entityName (full-text entries), vectors (the vector index); each 0 when erased. */
+  userRemains: Array<ErasedCount>;
+};
+
+/** What an erasure removed, and nothing of what it said: keep it, and check it later against the store with `verifyErasure` (or `hippograph forget verify RECEIPT.json`). The digest is the SHA-256 of the ids, sorted, one per line. */
+export type ErasureReceipt = {
+  __typename?: 'ErasureReceipt';
+  at: Scalars['DateTime']['output'];
+  digest: Scalars['String']['output'];
+  /** The ids of the nodes removed, sorted. */
+  ids: Array<Scalars['ID']['output']>;
+  /** Nodes removed per label (MemoryVersion: earlier texts). */
+  nodes: Array<ErasedCount>;
+  /** Relationships removed per type. */
+  relationships: Array<ErasedCount>;
+  /** memory, entity, session, project or user. */
+  scope: Scalars['String']['output'];
+  scopeId: Scalars['ID']['output'];
+  /** The audit event that records the erasure. */
+  tombstoneId: Scalars['ID']['output'];
+  userId: Scalars['ID']['output'];
+};
+
+/** A receipt as an erasure answered it (`ErasureReceipt`, every field). */
+export type ErasureReceiptInput = {
+  at: Scalars['DateTime']['input'];
+  digest: Scalars['String']['input'];
+  ids: Array<Scalars['ID']['input']>;
+  nodes: Array<ErasedCountInput>;
+  relationships: Array<ErasedCountInput>;
+  scope: Scalars['String']['input'];
+  scopeId: Scalars['ID']['input'];
+  tombstoneId: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
 
 /** What went wrong, as `extensions.code` and as the `code` of a mutation's error. */
 export type ErrorCode =
@@ -325,6 +405,7 @@ export type ForgetSuccess = {
   __typename?: 'ForgetSuccess';
   entities: Array<Scalars['ID']['output']>;
   memories: Array<Scalars['ID']['output']>;
+  receipt: ErasureReceipt;
 };
 
 /** Leave `user` out (or give your own id) to erase yourself; only an admin key may name another user. */
@@ -725,6 +806,8 @@ export type Query = {
   tierUsage: Array<TierUsage>;
   /** Paths through the knowledge graph from an entity, shortest first. */
   trace: Array<Path>;
+  /** Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors remains. Your own erasures, or with an admin key anyone's. */
+  verifyErasure: ErasureCheck;
 };
 
 
@@ -741,6 +824,7 @@ export type QueryAuditLogArgs = {
 
 
 export type QueryChainsArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   first?: Scalars['Int']['input'];
   project?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -773,12 +857,14 @@ export type QueryEntityArgs = {
 
 export type QueryMemoriesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   filter?: InputMaybe<MemoryFilter>;
   first?: Scalars['Int']['input'];
 };
 
 
 export type QueryMemoryArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   id: Scalars['ID']['input'];
 };
 
@@ -789,6 +875,7 @@ export type QueryProjectArgs = {
 
 
 export type QueryRecallArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   priority?: Priority;
   profile?: RecallProfile;
   project?: InputMaybe<Scalars['ID']['input']>;
@@ -804,16 +891,23 @@ export type QuerySessionArgs = {
 
 
 export type QueryTierUsageArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
   session?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
 export type QueryTraceArgs = {
+  asOf?: InputMaybe<Scalars['DateTime']['input']>;
   direction?: Direction;
   edgeTypes?: InputMaybe<Array<EdgeType>>;
   from: Scalars['ID']['input'];
   maxDepth?: Scalars['Int']['input'];
+};
+
+
+export type QueryVerifyErasureArgs = {
+  receipt: ErasureReceiptInput;
 };
 
 /** A row of the profile's ranking above its floor, before the budget chose the items. */
@@ -855,6 +949,8 @@ export type RecallResult = {
   profile: Scalars['String']['output'];
   /** The ranking `items` were chosen from, best first: every candidate above the profile's floor, before the budget. */
   ranking: Array<RankedMemory>;
+  /** The audit event that logged this recall and the ids it returned: give it to recordDecision's `informedBy` to say this recall informed the decision. */
+  recallId?: Maybe<Scalars['ID']['output']>;
   timings?: Maybe<RecallTimings>;
   totals: RecallTotals;
   weights: RecallWeights;
@@ -909,6 +1005,8 @@ export type RecordDecisionInput = {
   /** Active decisions this one replaces: they are closed (validUntil set). */
   conflictsWith?: InputMaybe<Array<Scalars['ID']['input']>>;
   decision: Scalars['String']['input'];
+  /** The recall that informed this decision (its `recallId`): the decision's `context` then shows what it returned. */
+  informedBy?: InputMaybe<Scalars['ID']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
   reason?: InputMaybe<Scalars['String']['input']>;
   /** Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an `OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice. */
@@ -1018,6 +1116,7 @@ export type ScopeForgotten = {
   /** Memories, with the facts and promoted memories derived from the scope and the summaries only they supported. */
   memories: Scalars['Int']['output'];
   projects: Scalars['Int']['output'];
+  receipt: ErasureReceipt;
   sessions: Scalars['Int']['output'];
   turns: Scalars['Int']['output'];
 };

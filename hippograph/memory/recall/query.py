@@ -110,6 +110,8 @@ class RecallResult:
     # 1 + time_boost·time, times 1 + period_boost·period).
     lines: tuple[float, float] | None = None
     weights: dict[str, float] = field(default_factory=dict)
+    # The audit event that logged this recall (what it returned): a decision names it as what informed it.
+    event_id: str | None = None
 
 
 def recall(
@@ -123,17 +125,20 @@ def recall(
     *,
     access: AccessRecorder | None = None,
     record_access: bool = True,
+    as_of: datetime | None = None,
 ) -> RecallResult:
     """The memories of ``scope`` that best answer ``query``, within the priority's budget.
 
     ``tiers`` narrows the tiers searched (default all three); ``now`` is the moment
     recency is measured from (default the current time). ``access`` is the recorder
-    that books the returned memories as accessed (default one per ``services``).
+    that books the returned memories as accessed (default one per ``services``). ``as_of`` answers
+    from the store as it was then, recency measured from then; it books no access (a look back is
+    not a use).
     """
     started = time.perf_counter()
     chosen = get_profile(profile)
     budget = chosen.gates.budgets[get_priority(priority)]
-    now = now or datetime.now(timezone.utc)
+    now = as_of or now or datetime.now(timezone.utc)
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
     searched = _tiers(tiers)
@@ -154,7 +159,8 @@ def recall(
         embedding = vector.tolist() if vector is not None else None
         sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
         embedding_seconds = time.perf_counter() - embedding_started
-        request = build_query(chosen, scope, analysis, embedding, now, searched, sketch=sketch)
+        request = build_query(chosen, scope, analysis, embedding, now, searched, sketch=sketch,
+                              as_of=now if as_of is not None else None)
         return recall_cypher.recall_candidates(tx, request), embedding_seconds
 
     opened = time.perf_counter()
@@ -167,17 +173,20 @@ def recall(
     if chosen.gates.rerank and services.cross_encoder is not None and ranked:
         ranked = _rerank(services.cross_encoder, query, ranked)
     items = select(ranked, chosen, budget, services.tokens)
+    event_id = None
     if record_access:
-        if items:
+        if items and as_of is None:
             (access or services.access).record(scope.user_id, [item.id for item in items], now)
         # A read is logged as a write is: who asked and what came back; never the query, which may hold a secret.
-        services.audit.record(scope.user_id, "recall", [item.id for item in items], f"{chosen.name}: {len(items)} items")
+        detail = f"{chosen.name}: {len(items)} items" + (f"; as of {now.isoformat()}" if as_of is not None else "")
+        event_id = services.audit.record(scope.user_id, "recall", [item.id for item in items], detail).id
     return RecallResult(
         items=items,
         totals=Totals(len(items), sum(item.tokens for item in items), budget),
         profile=chosen.name,
         ranking=ranked,
         timings=Timings(embed_ms, _ms(opened, queried) - embed_ms, _ms(started)),
+        event_id=event_id,
         **_measures(chosen, chosen.fusion(analysis.style)),
     )
 
@@ -211,6 +220,7 @@ def build_query(
     now: datetime,
     tiers: Sequence[Tier],
     sketch: Sequence[float] | None = None,
+    as_of: datetime | None = None,
 ) -> recall_cypher.RecallQuery:
     """The recall statement for a profile, scope and analysed query: the profile's branch settings as they
     are, weighed as the profile weighs the query's style."""
@@ -244,6 +254,7 @@ def build_query(
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,
+        as_of=as_of,
     )
 
 

@@ -8,11 +8,14 @@ saying a text is — and the long-term rules generalised from any of these. A pr
 takes its memories, its sessions (each as above), its entities and its node. Deleting
 the memories goes through ``DELETE_MEMORIES``, so summaries only they supported and
 entities nothing else mentions go too, and no property or index keeps their text.
-Each forgetting leaves one audit tombstone: who, what scope, how much — never what.
+Each forgetting leaves one audit tombstone: who, what scope, how much — never what — and answers a
+receipt (``hippograph.memory.receipts``): counts per label and relationship type, the sorted ids removed
+and their digest, checkable later against the live store.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -23,7 +26,9 @@ from hippograph.graph import forget as forget_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory import keys
+from hippograph.memory.audit import AuditEvent
 from hippograph.memory.errors import NotFound
+from hippograph.memory.receipts import Ledger, Receipt
 from hippograph.memory.services import Services
 from hippograph.memory.writing import outcomes
 
@@ -32,6 +37,7 @@ from hippograph.memory.writing import outcomes
 class Forgotten:
     memories: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
+    receipt: Receipt | None = None
 
 
 @dataclass
@@ -50,6 +56,7 @@ class ScopeForgotten:
     users: int = 0
     # The project a forgotten session belonged to, or the project forgotten.
     project_id: str | None = None
+    receipt: Receipt | None = None
 
     @property
     def nothing(self) -> bool:
@@ -64,11 +71,14 @@ class ScopeForgotten:
 
 def forget_memory(services: Services, user_id: str, memory_id: str) -> Forgotten:
     def write(tx: ManagedTransaction) -> Forgotten:
+        ledger = Ledger()
+        ledger.before(tx, user_id, memory_ids=[memory_id])
         memories, entities = memory_cypher.delete_memories(tx, user_id, [memory_id])
         if memory_id not in memories:
             raise NotFound(f"memory {memory_id} not found")
-        services.audit.record_in(tx, user_id, "forget", memories + entities, "memory")
-        return Forgotten(memories, entities)
+        ledger.after(tx)
+        event = services.audit.record_in(tx, user_id, "forget", memories + entities, "memory")
+        return Forgotten(memories, entities, ledger.receipt(user_id, "memory", memory_id, event.at, event.id))
 
     with services.driver.session(database=services.database) as session:
         return outcomes.write(session, write)
@@ -81,12 +91,15 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
         recording = forget_cypher.recording_memories(tx, user_id, entity_id)
         if recording is None:
             raise NotFound(f"entity {entity_id} not found")
+        ledger = Ledger()
+        ledger.before(tx, user_id, memory_ids=recording, entity_ids=[entity_id])
         memories, entities = memory_cypher.delete_memories(tx, user_id, recording)
         if entity_id not in entities:
             forget_cypher.delete_entity(tx, user_id, entity_id)
             entities.append(entity_id)
-        services.audit.record_in(tx, user_id, "forget", memories + entities, "entity")
-        return Forgotten(memories, entities)
+        ledger.after(tx)
+        event = services.audit.record_in(tx, user_id, "forget", memories + entities, "entity")
+        return Forgotten(memories, entities, ledger.receipt(user_id, "entity", entity_id, event.at, event.id))
 
     with services.driver.session(database=services.database) as session:
         return outcomes.write(session, write)
@@ -99,11 +112,14 @@ def forget_session(services: Services, user_id: str, session_id: str, by: str | 
     def write(tx: ManagedTransaction) -> ScopeForgotten:
         memory_cypher.lock_user(tx, user_id)
         session = forget_cypher.session_to_forget(tx, user_id, session_id)
-        forgotten = _erase_sessions(tx, user_id, [session_id], None)
+        ledger = Ledger()
+        forgotten = _erase_sessions(tx, user_id, [session_id], None, ledger)
         if forgotten.nothing:
             raise NotFound(f"session {session_id} not found")
         forgotten.project_id = session["projectId"]
-        _tombstone(services, tx, user_id, "forget_session", session_id, forgotten, by)
+        ledger.after(tx)
+        event = _tombstone(services, tx, user_id, "forget_session", session_id, forgotten, by)
+        forgotten.receipt = ledger.receipt(user_id, "session", session_id, event.at, event.id)
         return forgotten
 
     with services.driver.session(database=services.database) as db:
@@ -116,7 +132,8 @@ def forget_project(services: Services, user_id: str, project_id: str, by: str | 
     def write(tx: ManagedTransaction) -> ScopeForgotten:
         memory_cypher.lock_user(tx, user_id)
         project = forget_cypher.project_to_forget(tx, user_id, project_id)
-        forgotten = _erase_sessions(tx, user_id, project["sessionIds"], project_id)
+        ledger = Ledger()
+        forgotten = _erase_sessions(tx, user_id, project["sessionIds"], project_id, ledger)
         bare = forget_cypher.delete_project_entities(tx, user_id, project_id)
         forgotten.entity_ids.extend(bare)
         forgotten.entities += len(bare)
@@ -124,7 +141,9 @@ def forget_project(services: Services, user_id: str, project_id: str, by: str | 
         if forgotten.nothing:
             raise NotFound(f"project {project_id} not found")
         forgotten.project_id = project_id
-        _tombstone(services, tx, user_id, "forget_project", project_id, forgotten, by)
+        ledger.after(tx)
+        event = _tombstone(services, tx, user_id, "forget_project", project_id, forgotten, by)
+        forgotten.receipt = ledger.receipt(user_id, "project", project_id, event.at, event.id)
         return forgotten
 
     with services.driver.session(database=services.database) as db:
@@ -137,6 +156,7 @@ def forget_user(services: Services, user_id: str, by: str | None = None) -> Scop
     # Reads logged a moment ago are still on their way to the log: they must land before it goes.
     services.audit.flush()
     forgotten = ScopeForgotten()
+    ledger = Ledger()
     with services.driver.session(database=services.database) as session:
         while batch := outcomes.write(session, forget_cypher.delete_user_batch, user_id):
             forgotten.memories += batch["memories"]
@@ -145,24 +165,28 @@ def forget_user(services: Services, user_id: str, by: str | None = None) -> Scop
             forgotten.sessions += batch["sessions"]
             forgotten.projects += batch["projects"]
             forgotten.api_keys += batch["apiKeys"]
-        forgotten.users = outcomes.write(session, forget_cypher.delete_user_node, user_id)
+            ledger.add(batch["removed"], Counter(batch["relationships"]))
+        forgotten.users, user_relationships = outcomes.write(session, forget_cypher.delete_user_node, user_id)
         if forgotten.nothing:
             return forgotten
+        ledger.add([{"id": user_id, "labels": ["User"]}], Counter(user_relationships))
         # The events of the user's past operations go with the user; the deletion itself stays traceable.
-        while outcomes.write(session, forget_cypher.delete_user_audit_batch, user_id):
-            pass
-        outcomes.write(session, lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
+        while events := outcomes.write(session, forget_cypher.delete_user_audit_batch, user_id):
+            ledger.add([{"id": event_id, "labels": ["AuditEvent"]} for event_id in events], {})
+        event = outcomes.write(
+            session, lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
+        forgotten.receipt = ledger.receipt(user_id, "user", user_id, event.at, event.id)
     if forgotten.api_keys:
         keys.clear_caches()
     return forgotten
 
 
 def _erase_sessions(
-    tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None
+    tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None, ledger: Ledger,
 ) -> ScopeForgotten:
-    memories, entities = memory_cypher.delete_memories(
-        tx, user_id, forget_cypher.scope_memories(tx, user_id, session_ids, project_id)
-    )
+    doomed = forget_cypher.scope_memories(tx, user_id, session_ids, project_id)
+    ledger.before(tx, user_id, memory_ids=doomed, session_ids=session_ids, project_id=project_id)
+    memories, entities = memory_cypher.delete_memories(tx, user_id, doomed)
     forgotten = ScopeForgotten(memory_ids=memories, entity_ids=entities, memories=len(memories), entities=len(entities))
     for session_id in session_ids:
         forgotten.turns += session_cypher.delete_turns(tx, user_id, session_id)
@@ -173,6 +197,8 @@ def _erase_sessions(
 def _tombstone(
     services: Services, tx: ManagedTransaction, user_id: str, operation: str, scope_id: str,
     forgotten: ScopeForgotten, by: str | None,
-) -> None:
+) -> AuditEvent:
     detail = forgotten.counts() if by is None else f"{forgotten.counts()}; by {by}"
-    services.audit.record_in(tx, user_id, operation, [scope_id], detail)
+    # The scope, then the ids it took (never what they said): a decision's context dates an erased memory by them.
+    return services.audit.record_in(
+        tx, user_id, operation, [scope_id, *forgotten.memory_ids, *forgotten.entity_ids], detail)

@@ -22,6 +22,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import entities as entity_cypher
+from hippograph.graph import history
 from hippograph.graph.vocabulary import EdgeType, EntityType, Tier
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.services import Services
@@ -53,15 +54,27 @@ def record_decision(
     attributes: dict[str, Any] | None = None,
     now: datetime | None = None,
     request_id: str | None = None,
+    informed_by: str | None = None,
 ) -> Recorded:
-    """Store a decision at once; close the active decisions it names as conflicting."""
+    """Store a decision at once; close the active decisions it names as conflicting. ``informed_by`` is the
+    id of the caller's recall (its audit event) that informed it: the decision keeps it, and its context
+    reads what that recall returned as it was then."""
     at = (now or datetime.now(timezone.utc)).isoformat()
     content = decision if not reason else f"{decision} — because {reason}"
     conflicts_with = [scrubbing.check_id("conflictsWith", other) for other in conflicts_with]
     closed: list[str] = []
 
+    if informed_by is not None:
+        informed_by = scrubbing.check_id("informedBy", informed_by)
+        # The recall's event is logged in the background: it must be in the store to be named.
+        services.audit.flush()
+
     def supersede(tx: ManagedTransaction, stored: Remembered) -> None:
         assert stored.records_entity_id is not None
+        if informed_by is not None:
+            if not history.recall_event_exists(tx, scope.user_id, informed_by):
+                raise NotFound(f"recall {informed_by} not found")
+            history.inform(tx, scope.user_id, stored.id, informed_by)
         for other in conflicts_with:
             if other == stored.records_entity_id:
                 raise InvalidInput("a decision cannot conflict with itself")

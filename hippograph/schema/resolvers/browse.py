@@ -15,14 +15,17 @@ from hippograph.schema.context import Info
 from hippograph.schema.guards import checked
 from hippograph.schema.pagination import PageInfo, decode_cursor, encode_cursor
 from hippograph.schema.types.browse import Chain, EntityConnection, MemoryConnection, MemoryFilterInput, Path, TierFill
-from hippograph.schema.types.common import Direction, EdgeType, EntityType
+from hippograph.schema.types.common import AsOf, Direction, EdgeType, EntityType
 from hippograph.schema.types.nodes import Edge, Entity, Memory
 
 
 @checked
-async def memory(info: Info, id: strawberry.ID) -> Memory | None:
-    # Through the request's loader: every `memory` of one request is one read.
-    row = await info.context.loaders.memory.load(ident(id, "id"))
+async def memory(info: Info, id: strawberry.ID, as_of: AsOf = None) -> Memory | None:
+    if as_of is not None:
+        row = (await browse.memories_by_id(info.context.call, [ident(id, "id")], as_of)).get(id)
+    else:
+        # Through the request's loader: every `memory` of one request is one read.
+        row = await info.context.loaders.memory.load(ident(id, "id"))
     if row is None:
         raise NotFound(f"memory {id} not found")
     return Memory.from_row(row)
@@ -30,7 +33,8 @@ async def memory(info: Info, id: strawberry.ID) -> Memory | None:
 
 @checked
 async def memories(
-    info: Info, filter: MemoryFilterInput | None = None, first: int = DEFAULT_PAGE, after: str | None = None
+    info: Info, filter: MemoryFilterInput | None = None, first: int = DEFAULT_PAGE, after: str | None = None,
+    as_of: AsOf = None,
 ) -> MemoryConnection:
     where = filter or MemoryFilterInput()
     keyset = decode_cursor(after, "m", (int, int, str))
@@ -40,9 +44,10 @@ async def memories(
         info.context.call, tiers=where.tiers, project=where.project, session=where.session,
         kinds=[kind.value for kind in where.kinds] if where.kinds is not None else None,
         include_archived=where.include_archived, include_closed=where.include_closed, first=first, after=keyset,
+        as_of=as_of,
     )
     loaders = info.context.loaders
-    for row in page.rows:
+    for row in page.rows if as_of is None else ():
         loaders.memory.prime(row["id"], row)
     last = page.rows[-1] if page.rows else None
     return MemoryConnection(
@@ -95,12 +100,13 @@ async def trace(
     edge_types: list[EdgeType] | None = None,
     direction: Direction = Direction.OUT,
     max_depth: int = 3,
+    as_of: AsOf = None,
 ) -> list[Path]:
     paths = await browse.trace(
-        info.context.call, from_, edge_types=edge_types, direction=direction.value, max_depth=max_depth,
+        info.context.call, from_, edge_types=edge_types, direction=direction.value, max_depth=max_depth, as_of=as_of,
     )
     loaders = info.context.loaders
-    for path in paths:
+    for path in paths if as_of is None else ():
         for row in path["nodes"]:
             loaders.entity.prime(row["id"], row)
     return [
@@ -110,12 +116,14 @@ async def trace(
 
 
 @checked
-async def chains(info: Info, project: strawberry.ID | None = None, first: int = MAX_CHAINS) -> list[Chain]:
-    return [Chain.from_row(row) for row in await browse.chains(info.context.call, project, first)]
+async def chains(
+    info: Info, project: strawberry.ID | None = None, first: int = MAX_CHAINS, as_of: AsOf = None,
+) -> list[Chain]:
+    return [Chain.from_row(row) for row in await browse.chains(info.context.call, project, first, as_of)]
 
 
 @checked
 async def tier_usage(
-    info: Info, project: strawberry.ID | None = None, session: strawberry.ID | None = None
+    info: Info, project: strawberry.ID | None = None, session: strawberry.ID | None = None, as_of: AsOf = None,
 ) -> list[TierFill]:
-    return [TierFill.from_usage(item) for item in await browse.tier_usage(info.context.call, project, session)]
+    return [TierFill.from_usage(item) for item in await browse.tier_usage(info.context.call, project, session, as_of)]

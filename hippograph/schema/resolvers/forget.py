@@ -1,10 +1,10 @@
-"""``forgetSession``, ``forgetProject`` and ``forgetUser``: erasing a whole scope."""
+"""``forgetSession``, ``forgetProject`` and ``forgetUser``: erasing a whole scope; ``verifyErasure``."""
 
 from __future__ import annotations
 
 from hippograph.operations import forget as forgetting
 from hippograph.schema.context import Info
-from hippograph.schema.guards import mutation
+from hippograph.schema.guards import checked, mutation
 from hippograph.schema.resolvers.memories import clear_loaders
 from hippograph.schema.types.forget import (
     ForgetProjectInput,
@@ -13,6 +13,8 @@ from hippograph.schema.types.forget import (
     ForgetSessionPayload,
     ForgetUserInput,
     ForgetUserPayload,
+    ErasureCheck,
+    ErasureReceiptInput,
     ScopeErased,
 )
 
@@ -34,3 +36,8 @@ async def forget_project(info: Info, input: ForgetProjectInput) -> ForgetProject
 @mutation
 async def forget_user(info: Info, input: ForgetUserInput) -> ForgetUserPayload:
     return ScopeErased.from_result(await forgetting.forget_user(info.context.call, input.user))
+
+
+@checked
+async def verify_erasure(info: Info, receipt: ErasureReceiptInput) -> ErasureCheck:
+    return ErasureCheck.from_verification(await forgetting.verify_erasure(info.context.call, receipt.as_json()))

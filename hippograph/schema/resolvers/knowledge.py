@@ -55,7 +55,7 @@ async def _recorded(info: Info, recorded: Recorded) -> RecordSuccess:
 async def record_decision(info: Info, input: RecordDecisionInput) -> RecordDecisionPayload:
     return await _recorded(info, await knowledge.record_decision(
         info.context.call, input.decision, reason=input.reason, conflicts_with=input.conflicts_with, tier=input.tier,
-        project=input.project, session=input.session, request_id=input.request_id,
+        project=input.project, session=input.session, request_id=input.request_id, informed_by=input.informed_by,
     ))
 
 

@@ -23,6 +23,7 @@ from hippograph.schema.types.memories import (
     UpdateMemoryPayload,
     UpdateMemorySuccess,
 )
+from hippograph.schema.types.forget import ErasureReceipt
 from hippograph.schema.types.nodes import Memory
 
 
@@ -78,6 +79,8 @@ async def update_memory(info: Info, input: UpdateMemoryInput) -> UpdateMemoryPay
 async def forget(info: Info, input: ForgetInput) -> ForgetPayload:
     forgotten = await memories.forget(info.context.call, memory=input.memory, entity=input.entity)
     clear_loaders(info.context.loaders, forgotten.memories, forgotten.entities)
+    assert forgotten.receipt is not None
     return ForgetSuccess(
         memories=[strawberry.ID(i) for i in forgotten.memories], entities=[strawberry.ID(i) for i in forgotten.entities],
+        receipt=ErasureReceipt.from_receipt(forgotten.receipt),
     )

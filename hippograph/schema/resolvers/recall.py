@@ -7,7 +7,7 @@ import strawberry
 from hippograph.operations import recall as recalling
 from hippograph.schema.context import Info
 from hippograph.schema.guards import checked
-from hippograph.schema.types.common import Priority, ProfileName, Tier
+from hippograph.schema.types.common import AsOf, Priority, ProfileName, Tier
 from hippograph.schema.types.recall import RecallAnswer
 
 
@@ -20,8 +20,10 @@ async def recall(
     tiers: list[Tier] | None = None,
     project: strawberry.ID | None = None,
     session: strawberry.ID | None = None,
+    as_of: AsOf = None,
 ) -> RecallAnswer:
     result = await recalling.recall(
         info.context.call, query, priority=priority, profile=profile.value, tiers=tiers, project=project, session=session,
+        as_of=as_of,
     )
     return RecallAnswer.from_result(result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any
+from typing import Annotated, Any
 
 import strawberry
 
@@ -27,6 +27,13 @@ MemoryKind = strawberry.enum(
     description="What a memory records; decisions, errors, patterns … also carry an entity label in the graph.",
 )
 Direction = strawberry.enum(vocabulary.Direction, description="Which edges to follow from a node.")
+
+# Every read an analyst makes takes it: the store as it was at that moment.
+AsOf = Annotated[datetime | None, strawberry.argument(description=(
+    "Read the store as it was at this moment: what was recorded by then, with the text it had then, the "
+    "decisions still open then, recency measured from then (hippograph's docs/analysts.md). Null (the "
+    "default): as it is now. A time without a zone is UTC; a moment to come is refused. An as-of read "
+    "counts no access."))]
 
 
 def native_time(value: Any) -> datetime | None:

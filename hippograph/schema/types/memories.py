@@ -8,6 +8,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
+from hippograph.schema.types.forget import ErasureReceipt
 from hippograph.schema.types.common import EntityType, MemoryKind, Tier, request_id_field
 from hippograph.schema.types.nodes import Memory
 
@@ -74,6 +75,7 @@ class UpdateMemorySuccess:
 class ForgetSuccess:
     memories: list[strawberry.ID]
     entities: list[strawberry.ID]
+    receipt: ErasureReceipt
 
 
 RememberPayload = Annotated[

@@ -12,7 +12,9 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
+from hippograph.memory.browse import DecisionContext as StoredContext
 from hippograph.memory.browse import entity_project
+from hippograph.operations import browse as browsing
 from hippograph.graph.vocabulary import EdgeType as StoredEdgeType
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
 from hippograph.graph.vocabulary import Tier as StoredTier
@@ -110,6 +112,14 @@ class Entity:
         rows = await info.context.loaders.entity_memories.load(str(self.id))
         return [Memory.from_row(row["memory"]) for row in rows[: bounded(first, "first")]]
 
+    @strawberry.field(description=(
+        "What informed this decision, when it was recorded with `informedBy`: the memories that recall returned, "
+        "as they read when the decision was recorded (even if edited since); one forgotten since shows only when "
+        "it was erased. Null for an entity no recall informed."))
+    async def context(self, info: Info) -> DecisionContext | None:
+        found = await browsing.decision_context(info.context.call, str(self.id))
+        return DecisionContext.from_context(found) if found is not None else None
+
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Entity:
         return cls(
@@ -121,6 +131,29 @@ class Entity:
             valid_from=native_time(row.get("validFrom")),
             valid_until=native_time(row.get("validUntil")),
             attributes=parse_attributes(row.get("attributes")),
+        )
+
+
+@strawberry.type(description="One memory a decision's recall returned: as it read then, or only when it was erased.")
+class ContextMemory:
+    id: strawberry.ID
+    memory: Memory | None = strawberry.field(description="As it read when the decision was recorded; null once erased.")
+    erased_at: datetime | None = strawberry.field(description="When it was erased; null while it is kept.")
+
+
+@strawberry.type(description="What informed a decision: the recall it names and what that recall returned.")
+class DecisionContext:
+    recall_id: strawberry.ID = strawberry.field(description="The recall's audit event (RecallResult.recallId).")
+    recorded_at: datetime = strawberry.field(description="When the decision was recorded: the moment the memories are read as of.")
+    memories: list[ContextMemory]
+
+    @classmethod
+    def from_context(cls, context: StoredContext) -> DecisionContext:
+        return cls(
+            recall_id=strawberry.ID(context.recall_id), recorded_at=context.recorded_at,
+            memories=[ContextMemory(id=strawberry.ID(item.id), erased_at=item.erased_at,
+                                    memory=Memory.from_row(item.memory) if item.memory is not None else None)
+                      for item in context.items],
         )
 
 

@@ -116,6 +116,9 @@ class RecallAnswer:
     gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
                                                              "top k instead (hanzo).")
     weights: RecallWeights
+    recall_id: strawberry.ID | None = strawberry.field(description=(
+        "The audit event that logged this recall and the ids it returned: give it to recordDecision's "
+        "`informedBy` to say this recall informed the decision."))
     ranked: strawberry.Private[list[Candidate]]
 
     @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
@@ -138,5 +141,6 @@ class RecallAnswer:
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
             gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1]) if result.lines else None,
             weights=RecallWeights(**result.weights),
+            recall_id=strawberry.ID(result.event_id) if result.event_id else None,
             ranked=result.ranking,
         )

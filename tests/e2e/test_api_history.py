@@ -1,0 +1,125 @@
+"""For analysts, over HTTP and the command line: reads as of a moment, erasure receipts and their check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from api_client import HIPPOGRAPH, Client
+
+pytestmark = pytest.mark.neo4j
+
+RECEIPT = "receipt { userId scope scopeId at tombstoneId nodes { name count } relationships { name count } ids digest }"
+CHECK = "erased intact remaining userRemains { name count }"
+
+
+def moment() -> str:
+    time.sleep(0.01)
+    at = datetime.now(timezone.utc).isoformat()
+    time.sleep(0.01)
+    return at
+
+
+def remember(client: Client, content: str) -> str:
+    made = client.data("""mutation($c: String!) { remember(input: {content: $c, tier: PROJECT, project: "ops"}) {
+        ... on RememberSuccess { memory { id } } } }""", c=content)
+    return made["remember"]["memory"]["id"]
+
+
+def test_every_read_takes_as_of_and_answers_the_store_as_it_was(alice: Client) -> None:
+    memory_id = remember(alice, "the deploy window is Tuesday at nine")
+    decision = alice.data("""mutation { recordDecision(input: {decision: "Deploy on Tuesdays", project: "ops"}) {
+        ... on RecordSuccess { entity { id } } } }""")["recordDecision"]["entity"]["id"]
+    before = moment()
+    alice.data("""mutation($id: ID!) { updateMemory(input: {id: $id, content: "the deploy window is Thursday at ten"}) {
+        __typename } }""", id=memory_id)
+    alice.data("""mutation($d: ID!) { recordDecision(input: {decision: "Deploy on Thursdays", project: "ops",
+        conflictsWith: [$d]}) { __typename } }""", d=decision)
+
+    reads = """query($id: ID!, $at: DateTime) {
+      memory(id: $id, asOf: $at) { content }
+      memories(filter: {project: "ops"}, asOf: $at) { nodes { content validUntil } }
+      recall(query: "when is the deploy window", project: "ops", priority: CRITICAL, asOf: $at) { items { id content } recallId }
+      tierUsage(project: "ops", asOf: $at) { tier items }
+    }"""
+    then = alice.data(reads, id=memory_id, at=before)
+    now = alice.data(reads, id=memory_id, at=None)
+    assert then["memory"]["content"] == "the deploy window is Tuesday at nine"
+    assert now["memory"]["content"] == "the deploy window is Thursday at ten"
+    assert [i["content"] for i in then["recall"]["items"]][0] == "the deploy window is Tuesday at nine"
+    # As of then, the Tuesday decision was open and the Thursday one not yet recorded.
+    assert all(node["validUntil"] is None for node in then["memories"]["nodes"])
+    assert "Deploy on Thursdays" not in " ".join(node["content"] for node in then["memories"]["nodes"])
+    assert any(node["validUntil"] is not None for node in now["memories"]["nodes"])
+    assert now["recall"]["recallId"]
+
+    future = alice.run("""query { recall(query: "deploy", asOf: "2999-01-01T00:00:00Z") { items { id } } }""")
+    assert future["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_a_receipt_checks_out_and_a_tampered_or_foreign_one_does_not(alice: Client, bob: Client) -> None:
+    memory_id = remember(alice, "the vault token is rotated by the on-call")
+    forgotten = alice.data(f"""mutation($id: ID!) {{ forget(input: {{memory: $id}}) {{
+        ... on ForgetSuccess {{ memories entities {RECEIPT} }} }} }}""", id=memory_id)["forget"]
+    receipt = forgotten["receipt"]
+    # The memory, and the entities only it mentioned.
+    assert receipt["ids"] == sorted(forgotten["memories"] + forgotten["entities"])
+    assert {"name": "Memory", "count": 1} in receipt["nodes"]
+
+    verify = f"query($r: ErasureReceiptInput!) {{ verifyErasure(receipt: $r) {{ {CHECK} }} }}"
+    assert alice.data(verify, r=receipt)["verifyErasure"]["erased"] is True
+    tampered = alice.data(verify, r={**receipt, "digest": "0" * 64})["verifyErasure"]
+    assert tampered["erased"] is False and tampered["intact"] is False
+    assert bob.codes(verify, r=receipt) == ["NOT_FOUND"]
+    assert alice.codes(verify, r={**receipt, "scope": "galaxy"}) == ["BAD_USER_INPUT"]
+
+
+def test_the_forget_command_writes_a_receipt_that_forget_verify_checks(
+    make_client, services, tmp_path: Path,
+) -> None:
+    client = make_client("receipts")
+    remember(client, "the staging cluster lives in eu-west")
+    path = tmp_path / "receipt.json"
+    run = subprocess.run([HIPPOGRAPH, "forget", "user", client.user_id, "--receipt", str(path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    receipt = json.loads(path.read_text())
+    assert receipt["scope"] == "user" and receipt["nodes"]["Memory"] == 1 and receipt["nodes"]["User"] == 1
+
+    checked = subprocess.run([HIPPOGRAPH, "forget", "verify", str(path)], capture_output=True, text=True, timeout=300)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["erased"] is True
+
+    services.driver.execute_query("CREATE (:Entity {id: 'planted', userId: $u, name: 'x'})", u=client.user_id,
+                                  database_=services.database)
+    try:
+        planted = subprocess.run([HIPPOGRAPH, "forget", "verify", str(path)], capture_output=True, text=True, timeout=300)
+        assert planted.returncode == 1 and "NOT erased" in planted.stderr
+        assert json.loads(planted.stdout)["user_remains"]["nodes"] == 1
+    finally:
+        services.driver.execute_query("MATCH (n:Entity {id: 'planted'}) DELETE n", database_=services.database)
+
+
+def test_a_decision_names_the_recall_that_informed_it_and_shows_it_as_it_was(alice: Client) -> None:
+    memory_id = remember(alice, "the image registry keeps ninety days of tags")
+    recalled = alice.data("""query { recall(query: "how long does the image registry keep tags", project: "ops",
+        priority: CRITICAL) { items { id } recallId } }""")["recall"]
+    assert memory_id in [item["id"] for item in recalled["items"]]
+    entity = alice.data("""mutation($r: ID!) { recordDecision(input: {decision: "Prune registry tags weekly",
+        project: "ops", informedBy: $r}) { ... on RecordSuccess { entity { id } } } }""",
+                        r=recalled["recallId"])["recordDecision"]["entity"]["id"]
+    alice.data("""mutation($id: ID!) { updateMemory(input: {id: $id, content: "the image registry keeps a year of tags"}) {
+        __typename } }""", id=memory_id)
+    context = alice.data("""query($id: ID!) { entity(id: $id) { context { recallId recordedAt
+        memories { id erasedAt memory { content } } } } }""", id=entity)["entity"]["context"]
+    assert context["recallId"] == recalled["recallId"]
+    shown = {row["id"]: row for row in context["memories"]}
+    assert shown[memory_id]["memory"]["content"] == "the image registry keeps ninety days of tags"
+    refused = alice.data("""mutation { recordDecision(input: {decision: "Guess", project: "ops",
+        informedBy: "no-such-recall"}) { __typename ... on UserError { code } } }""")["recordDecision"]
+    assert refused == {"__typename": "NotFoundError", "code": "NOT_FOUND"}

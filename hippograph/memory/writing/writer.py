@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
-from neo4j import Driver, ManagedTransaction, Session
+from neo4j import Driver, ManagedTransaction, Session, Transaction
 from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from hippograph.config import Settings
@@ -207,6 +207,13 @@ class Writer:
         admitted = self._admit(settings, scope, [item], now, request_id, together=True)[0]
         write = _Write(scope, item.tier, admitted, then, outcomes.current_deadline())
         return self.writes.submit(write, self._commit)
+
+    def rehearse(self, tx: Transaction, settings: Settings, scope: Scope, items: Sequence[MemoryInput]) -> None:
+        """Admit ``items`` and run their group's statements in ``tx``, a transaction the caller rolls back:
+        Neo4j plans and runs them, the encoder runs, nothing is stored (``hippograph.memory.warmup``)."""
+        admitted = self._admit(settings, scope, items, None)
+        # The same statements as on a managed transaction: both only run statements.
+        self._write_group(tx, [_Write(scope, item.tier, each, None, None) for item, each in zip(items, admitted)])  # type: ignore[arg-type]
 
     def _commit(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
         """A group's writes whose requests still wait for them, stored; the others refused unstored."""

@@ -4,8 +4,8 @@ ones after them do.
 What a cold process pays on its first requests: PyTorch's first passes through the encoder (its
 thread pools, its kernels for each batch shape) and Neo4j planning each statement the first time it
 sees its text with its parameters' types — a null where a string was is a new plan (measured on a
-fresh Neo4j: the first ``remember`` took 3.6 s and the first ``recall`` 6.5 s, the next ones a tenth
-of a second). ``warm_up`` pays that once, at start: it encodes memories and queries the way writes
+fresh Neo4j, on a machine at load 9: the first ``remember`` took 3.6 s and the first ``recall``
+6.5 s, the next ones 0.1-0.4 s). ``warm_up`` pays that once, at start: it encodes memories and queries the way writes
 and recalls do, rehearses groups of writes of every tier, with entities and without — the write
 path's own statements, run in a transaction that is rolled back, so nothing is stored and nothing
 is logged — and runs the recall statement once for each statement text and parameter types that

@@ -41,6 +41,8 @@ def test_not_ready_until_warmed_up(services: Services, tmp_path) -> None:
                 holding.rollback()
                 assert until(lambda: httpx.get(f"{server.base}/readyz", timeout=30).status_code == 200, 600)
                 assert any("warmed up in" in line for line in server.log_lines())
+                # A rehearsal is no write: the audit logger never announced one.
+                assert not [line for line in server.log_lines() if "hippograph.audit" in line and warmup.USER in line]
         finally:
             if not holding.closed():
                 holding.rollback()

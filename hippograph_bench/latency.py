@@ -36,7 +36,7 @@ from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS, build_query, recall
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
-from hippograph_bench import inspection, metrics
+from hippograph_bench import branches, inspection, metrics
 from hippograph_bench.data import load
 from hippograph_bench.locomo import VECTOR
 from hippograph_bench.store import CLASSES, Tenant, grow, held, members, tenants
@@ -47,6 +47,8 @@ WARM_UP = 20
 # Exactness: questions per class, spread over at most this many of the class's tenants.
 EXACTNESS_QUERIES = 60
 EXACTNESS_TENANTS = 3
+# Questions per class whose statement is also timed part by part (``hippograph_bench.branches``).
+PARTS_QUERIES = 60
 
 
 def run(
@@ -70,7 +72,11 @@ def run(
             f"by the model (hybrid profile, critical priority, a random tenant of the class, after {WARM_UP} warm-up "
             "recalls), one at a time; `recall` = embedding + query + selection, measured in-process around "
             "`hippograph.memory.recall.query.recall`; exactness@10 = recall's top 10 by the vector signal alone "
-            f"against an exact cosine scan of the tenant's memories, {EXACTNESS_QUERIES} questions per class; on "
+            f"against an exact cosine scan of the tenant's memories, {EXACTNESS_QUERIES} questions per class; the "
+            f"statement's parts, p50 over the first {PARTS_QUERIES} questions of each class: the statement with one "
+            "branch off at a time (keywords, relation traversal, session neighbours), the branch's cost the time "
+            "saved, and the bare vector index search, the vector branch alone's time beyond it being the "
+            "statement's fixed work and scoring (`hippograph_bench.branches`); on "
             f"this machine's {os.cpu_count()} cores (1-minute load average at the start: {os.getloadavg()[0]:.2f})."
         ),
     }
@@ -98,8 +104,8 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     hybrid = PROFILES["hybrid"]
     for text in questions[:WARM_UP]:
         recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, now=now)
-    total, embed, query, bare = [], [], [], []
-    for text in questions[WARM_UP:WARM_UP + queries]:
+    total, embed, query, bare, parts = [], [], [], [], []
+    for n, text in enumerate(questions[WARM_UP:WARM_UP + queries]):
         user_id = rng.choice(group).user_id
         started = time.perf_counter()
         result = recall(services, text, Scope(user_id), "critical", hybrid, now=now)
@@ -107,6 +113,8 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
         embed.append(result.timings.embed_ms)
         query.append(result.timings.query_ms)
         bare.append(_two_index_ms(services, user_id, text, hybrid.gates.candidates))
+        if n < PARTS_QUERIES:
+            parts.append(branches.times(services, hybrid, user_id, text, now))
 
     def spread(values: list[float]) -> dict[str, float]:
         return {p: round(metrics.percentile(values, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))} | {
@@ -122,6 +130,7 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     return {
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
         "two_index_ms": spread(bare),
+        "parts_ms": branches.median(parts) | {"queries": len(parts)},
         "query_over_two_index": {p: round(metrics.percentile(query, q) / max(metrics.percentile(bare, q), 1e-9), 2)
                                  for p, q in (("p50", 50), ("p95", 95))},
         "profile": {"dbHits": profiled["dbHits"], "rows": profiled["rows"], "operators": profiled["operators"][:10]},

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hippograph_bench import branches
 from hippograph_bench.metrics import METRICS
 
 CITATION = (
@@ -265,6 +266,17 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
                     "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n")
         text.append(_table(["memories", "tenant class", "recall query p50", "two-index p50", "ratio p50",
                             "recall query p95", "two-index p95", "ratio p95"], bare))
+    parts = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"],
+              *(c["parts_ms"][part] for part in branches.PARTS)]
+             for size in result["sizes"] for name in result["classes"]
+             if "parts_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+    if parts:
+        text.append("Recall's statement part by part, p50 in ms (`hippograph_bench.branches`): the whole statement, "
+                    "the bare vector index search, the rest of the vector branch alone (the statement's fixed work "
+                    "and scoring), and what each other branch adds (the statement's time less its time without "
+                    "it), beside recall's query part and the bare two-index query:\n")
+        text.append(_table(["memories", "tenant class", "recall query", "two-index", "statement", "vector search",
+                            "scoring", "keyword", "relation", "neighbours"], parts))
     store_rows = []
     for size in result["sizes"]:
         store = result["by_size"][str(size)]["store"]

@@ -54,9 +54,10 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(log: Path, env: Mapping[str, str] | None = None, executable: Path | None = None,
-                   cwd: Path | None = None) -> Iterator[Server]:
+                   cwd: Path | None = None, until: str = "/readyz") -> Iterator[Server]:
     """``hippograph serve`` (by default the command beside this interpreter), with ``env`` added to
-    this process's environment, for as long as the block runs."""
+    this process's environment, for as long as the block runs, from when ``until`` answers 200
+    (``/healthz``: as soon as it serves, before it is ready)."""
     executable = executable or Path(sys.executable).with_name("hippograph")
     if not executable.exists():
         raise FileNotFoundError(f"no `hippograph` command beside {sys.executable}")
@@ -72,7 +73,7 @@ def running_server(log: Path, env: Mapping[str, str] | None = None, executable: 
             if process.poll() is not None:
                 raise ServerFailed(f"hippograph serve exited with {process.returncode}:\n{_tail(log)}")
             try:
-                answer = httpx.get(f"{server.base}/readyz", timeout=2)
+                answer = httpx.get(f"{server.base}{until}", timeout=2)
                 if answer.status_code == 200:
                     break
                 reason = answer.text[:300]
@@ -81,7 +82,8 @@ def running_server(log: Path, env: Mapping[str, str] | None = None, executable: 
             if time.monotonic() - started > READY_TIMEOUT_S:
                 raise ServerFailed(f"hippograph serve was not ready within {READY_TIMEOUT_S:.0f} s: {reason}")
             time.sleep(0.3)
-        server.ready_seconds = time.monotonic() - started
+        if until == "/readyz":
+            server.ready_seconds = time.monotonic() - started
         yield server
     finally:
         process.terminate()

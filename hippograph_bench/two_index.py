@@ -38,3 +38,20 @@ def two_index_search(
     """The user's best ``k`` memories by the two indexes; ``text_query`` is a Lucene query ('' for none)."""
     return [dict(record) for record in tx.run(
         TWO_INDEX_SEARCH, userId=user_id, embedding=list(embedding), text=text_query, k=k)]
+
+# The vector index search recall's vector branch makes for a user-wide scope, alone: the caller's
+# live memories of the tiers asked for, ``k`` of them (recall asks for ``index_k``).
+VECTOR_SEARCH = """
+CYPHER 25
+MATCH (m:Memory)
+  SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
+               WHERE m.userId = $userId AND m.tier IN $tiers AND m.archived = false AND m.validUntil IS NULL
+               LIMIT $k) SCORE AS score
+// Counted, not returned: sending 500 rows would time the network, not the search.
+RETURN count(m) AS found
+"""
+
+
+def vector_search(tx: ManagedTransaction, user_id: str, embedding: Sequence[float], tiers: Sequence[str], k: int) -> int:
+    """How many of the user's ``k`` nearest live memories of ``tiers`` the vector index found."""
+    return tx.run(VECTOR_SEARCH, userId=user_id, embedding=list(embedding), tiers=list(tiers), k=k).single(strict=True)["found"]

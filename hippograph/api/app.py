@@ -17,7 +17,7 @@ from starlette.staticfiles import StaticFiles
 from hippograph.api import explore, graphiql
 from hippograph.api.browser_guide import guide_endpoint, style_endpoint
 from hippograph.api.graphql import GraphQLEndpoint
-from hippograph.api.health import healthz, readyz
+from hippograph.api.health import Warming, healthz, readyz
 from hippograph.api.mcp import McpEndpoint, streamable_http
 from hippograph.api.metrics import Metrics, metrics_endpoint
 from hippograph.api.middleware import BodyLimit, RequestContext
@@ -30,7 +30,7 @@ from hippograph.operations.event_bus import EventBus
 
 
 def create_app(settings: Settings, services: Services | None = None) -> Starlette:
-    """Build the app; its lifespan opens the driver and loads the model once (unless given ``services``)."""
+    """Build the app; its lifespan opens the driver, loads the model once and warms up (unless given ``services``)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -48,14 +48,16 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             app.state.services = opened
             app.state.metrics.watch_writes(opened.writer.counts)
             app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
-            task = None
+            # Served while it runs, but /readyz says ready only once the first requests no longer pay for a cold start.
+            app.state.warming = Warming()
+            tasks = [asyncio.create_task(app.state.warming.run(opened))]
             if settings.consolidate_every > 0:
-                task = asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every))
+                tasks.append(asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every)))
             try:
                 async with watching(opened) as app.state.sockets, app.state.mcp.running():
                     yield
             finally:
-                if task is not None:
+                for task in tasks:
                     task.cancel()
 
     graphql = GraphQLEndpoint(settings.request_timeout)

@@ -1,10 +1,40 @@
-"""Liveness and readiness endpoints."""
+"""Liveness and readiness endpoints, and the warm-up readiness waits for."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
+
+from hippograph.memory.services import Services
+from hippograph.memory.warmup import Warmth, warm_up
+
+log = logging.getLogger(__name__)
+# Between tries of a warm-up that failed (Neo4j restarting, say).
+RETRY_SECONDS = 2.0
+
+
+class Warming:
+    """The server's warm-up (``hippograph.memory.warmup``), run once at start, tried again until it succeeds."""
+
+    def __init__(self) -> None:
+        self.warmth: Warmth | None = None
+        self.failure: str | None = None
+
+    async def run(self, services: Services) -> None:
+        while True:
+            try:
+                self.warmth = await asyncio.to_thread(warm_up, services)
+                log.info("warmed up in %.1f s: %d texts encoded, %d write groups rehearsed, %d recall statements run",
+                         self.warmth.seconds, self.warmth.encoded, self.warmth.rehearsed, self.warmth.statements)
+                return
+            except Exception as exc:  # readiness says why, and the next try still comes
+                self.failure = f"{type(exc).__name__}: {exc}"
+                log.warning("warm-up failed (%s); trying again in %.0f s", self.failure, RETRY_SECONDS)
+                await asyncio.sleep(RETRY_SECONDS)
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -13,11 +43,15 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Neo4j reachable, migrations applied, model loaded and fitting the index — or 503 with why."""
+    """Neo4j reachable, migrations applied, model loaded and fitting the index, and the warm-up done —
+    or 503 with why."""
     services = getattr(request.app.state, "services", None)
     if services is None:
         return JSONResponse({"status": "unavailable", "reason": "starting: services not opened yet"}, status_code=503)
     reason = await run_in_threadpool(services.readiness)
+    warming: Warming | None = getattr(request.app.state, "warming", None)
+    if reason is None and warming is not None and warming.warmth is None:
+        reason = "warming up" + (f" (the last try failed: {warming.failure})" if warming.failure else "")
     if reason is not None:
         return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
     return JSONResponse({"status": "ready"})

@@ -61,15 +61,18 @@ class AuditLog(BackgroundWriter[dict[str, Any]]):
         operation: str,
         ids: Sequence[str],
         detail: str | None = None,
+        announce: bool = True,
     ) -> AuditEvent:
         """Log a write inside the writer's own transaction: both commit, or neither does."""
-        return self.record_all_in(tx, [(user_id, operation, ids, detail)])[0]
+        return self.record_all_in(tx, [(user_id, operation, ids, detail)], announce)[0]
 
     def record_all_in(
         self, tx: ManagedTransaction, events: Sequence[tuple[str | None, str, Sequence[str], str | None]],
+        announce: bool = True,
     ) -> list[AuditEvent]:
-        """Log writes committed together (user, operation, ids, detail each) in one statement of their transaction."""
-        made = [_new_event(*event) for event in events]
+        """Log writes committed together (user, operation, ids, detail each) in one statement of their
+        transaction; without ``announce``, not on the ``hippograph.audit`` logger (a rehearsal rolled back)."""
+        made = [_new_event(*event, announce=announce) for event in events]
         audit_cypher.record_events(tx, [_row(event) for event in made])
         return made
 
@@ -114,7 +117,8 @@ class AuditLog(BackgroundWriter[dict[str, Any]]):
         return events, (_encode_cursor(events[-1]) if len(rows) > first else None)
 
 
-def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: str | None) -> AuditEvent:
+def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: str | None,
+               announce: bool = True) -> AuditEvent:
     if not isinstance(operation, str) or not operation.strip() or len(operation) > MAX_OPERATION:
         raise ValueError(f"an audit operation is a name of 1-{MAX_OPERATION} characters, got {operation!r}")
     if isinstance(ids, str):
@@ -127,7 +131,7 @@ def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: 
         ids=tuple(str(i) for i in ids),
         detail=detail,
     )
-    if logger.isEnabledFor(logging.INFO):
+    if announce and logger.isEnabledFor(logging.INFO):
         logger.info(json.dumps({
             "id": event.id, "at": event.at.isoformat(), "userId": event.user_id,
             "operation": event.operation, "ids": list(event.ids), "detail": event.detail,

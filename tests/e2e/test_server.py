@@ -8,9 +8,11 @@ import subprocess
 import httpx
 import pytest
 
-from hippograph_bench.server import Server, free_port
+from hippograph_bench.server import Server, free_port, running_server
 from hippograph.local_neo4j import neo4j_version
-from api_client import HIPPOGRAPH
+from hippograph.memory import warmup
+from hippograph.memory.services import Services
+from api_client import HIPPOGRAPH, until
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +25,32 @@ def test_healthz_and_readyz(server: str) -> None:
     ready = httpx.get(f"{server}/readyz")
     assert ready.status_code == 200, ready.text
     assert ready.json() == {"status": "ready"}
+
+
+def test_not_ready_until_warmed_up(services: Services, tmp_path) -> None:
+    """The warm-up rehearses writes as its user: while this test holds that user's lock the warm-up
+    cannot finish, so the server serves (/healthz) but is not ready; once the lock goes, it is."""
+    with services.driver.session(database=services.database) as session:
+        holding = session.begin_transaction()
+        holding.run("MERGE (u:User {id: $id}) SET u.heldByTest = true", id=warmup.USER).consume()
+        try:
+            with running_server(tmp_path / "serve.log", until="/healthz") as server:
+                answers = [httpx.get(f"{server.base}/readyz", timeout=30) for _ in range(3)]
+                assert [a.status_code for a in answers] == [503] * 3, [a.text for a in answers]
+                assert all(a.json()["reason"].startswith("warming up") for a in answers)
+                holding.rollback()
+                assert until(lambda: httpx.get(f"{server.base}/readyz", timeout=30).status_code == 200, 600)
+                assert any("warmed up in" in line for line in server.log_lines())
+                # A rehearsal is no write: the audit logger never announced one.
+                assert not [line for line in server.log_lines() if "hippograph.audit" in line and warmup.USER in line]
+        finally:
+            if not holding.closed():
+                holding.rollback()
+    # Nothing of the warm-up stayed: its writes were rolled back, its recalls booked nothing.
+    with services.driver.session(database=services.database) as session:
+        left = session.run("MATCH (n) WHERE n.userId = $id OR n.id = $id RETURN count(n) AS n", id=warmup.USER).single()
+        audit = session.run("MATCH (e:AuditEvent {userId: $id}) RETURN count(e) AS n", id=warmup.USER).single()
+    assert left["n"] == 0 and audit["n"] == 0
 
 
 def test_graphql_query_returns_data_from_neo4j(server: str) -> None:

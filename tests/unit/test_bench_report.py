@@ -41,6 +41,21 @@ def test_exactness_is_reported_by_memory() -> None:
     assert "same texts@10" not in cells
 
 
+def test_the_statement_s_parts_stand_beside_the_query_part_and_the_two_index_query() -> None:
+    result = _measured(1000)
+    c = result["by_size"]["1000"]["classes"]["small"]
+    c["two_index_ms"] = {"p50": 4.0, "p95": 8.0}
+    c["query_over_two_index"] = {"p50": 2.5, "p95": 2.5}
+    c["parts_ms"] = {"statement": 9.0, "vector_search": 3.0, "scoring": 1.5, "keyword": 2.25, "relation": 0.75,
+                     "neighbours": -0.5, "queries": 60}
+    text = report.section("latency", result, None)
+    header = next(line for line in text.splitlines() if "vector search" in line)
+    row = text.splitlines()[text.splitlines().index(header) + 2]
+    cells = dict(zip([c.strip() for c in header.strip("|").split("|")], [c.strip() for c in row.strip("|").split("|")]))
+    assert [cells[k] for k in ("recall query", "two-index", "statement", "vector search", "scoring", "keyword",
+                               "relation", "neighbours")] == ["10.000", "4.000", "9.000", "3.000", "1.500", "2.250", "0.750", "-0.500"]
+
+
 def _summary(questions: int, names: tuple[str, ...], types: dict[str, int]) -> dict:
     scores = {"hybrid": {name: 0.5 for name in names}}
     return {"questions": questions, "metrics": list(names), "results": scores, "conversations": 2, "turns": 40,

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import numpy as np
-from neo4j import Driver, ManagedTransaction, Session
+from neo4j import Driver, ManagedTransaction, Session, Transaction
 from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from hippograph.config import Settings
@@ -208,6 +208,14 @@ class Writer:
         write = _Write(scope, item.tier, admitted, then, outcomes.current_deadline())
         return self.writes.submit(write, self._commit)
 
+    def rehearse(self, tx: Transaction, settings: Settings, scope: Scope, items: Sequence[MemoryInput]) -> None:
+        """Admit ``items`` and run their group's statements in ``tx``, a transaction the caller rolls back:
+        Neo4j plans and runs them, the encoder runs, nothing is stored (``hippograph.memory.warmup``)."""
+        admitted = self._admit(settings, scope, items, None)
+        # The same statements as on a managed transaction: both only run statements.
+        writes = [_Write(scope, item.tier, each, None, None) for item, each in zip(items, admitted)]
+        self._write_group(tx, writes, announce=False)  # type: ignore[arg-type]
+
     def _commit(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
         """A group's writes whose requests still wait for them, stored; the others refused unstored."""
         results: list[Remembered | BaseException | None] = [None] * len(writes)
@@ -269,9 +277,10 @@ class Writer:
         self.counts.writes += len(writes)
         return stored
 
-    def _write_group(self, tx: ManagedTransaction, writes: Sequence[_Write]) -> list[Remembered]:
+    def _write_group(self, tx: ManagedTransaction, writes: Sequence[_Write], announce: bool = True) -> list[Remembered]:
         """Plain writes to a tier scope with room for all of them share their statements; the rest
-        (compressing, or with work of their own after them) follow one by one, in arrival order."""
+        (compressing, or with work of their own after them) follow one by one, in arrival order.
+        Without ``announce`` the audit lines go to the transaction only (``rehearse``)."""
         users = sorted({w.scope.user_id for w in writes})
         for user_id in users:
             memory_cypher.lock_user(tx, user_id)
@@ -309,9 +318,9 @@ class Writer:
                                         entity_ids=[entity_ids[row["key"]] for row in w.admitted.entities])
                 events.append((w.scope.user_id, "remember", [w.admitted.id], _detail(w.tier, w.admitted.redacted, None)))
         if events:
-            self.audit.record_all_in(tx, events)
+            self.audit.record_all_in(tx, events, announce)
         for i in sorted(alone):
-            results[i] = self._write_alone(tx, writes[i], known[writes[i].scope.user_id])
+            results[i] = self._write_alone(tx, writes[i], known[writes[i].scope.user_id], announce)
         for user_id in users:
             mine = [i for i, w in enumerate(writes) if w.scope.user_id == user_id]
             rows = {row["id"]: row for row in memory_cypher.get_memories(tx, user_id, [results[i].id for i in mine])}
@@ -319,12 +328,12 @@ class Writer:
                 results[i].memory = rows.get(results[i].id)
         return [results[i] for i in range(len(writes))]
 
-    def _write_alone(self, tx: ManagedTransaction, write: _Write, known: _Known) -> Remembered:
+    def _write_alone(self, tx: ManagedTransaction, write: _Write, known: _Known, announce: bool = True) -> Remembered:
         scope, admitted = write.scope, write.admitted
         seen = known.match(admitted)
         if seen is not None:
             memory_id, retry = seen
-            self.audit.record_in(tx, scope.user_id, "remember", [memory_id], _repeat_detail(retry))
+            self.audit.record_in(tx, scope.user_id, "remember", [memory_id], _repeat_detail(retry), announce)
             repeated = _repeat(write, memory_id)
             repeated.records_entity_id = entity_cypher.recorded_entity(tx, scope.user_id, memory_id)
             if write.then is not None and not retry:  # a retry's work was done by the write it repeats
@@ -338,7 +347,7 @@ class Writer:
         entity_ids = self._attach(tx, scope.user_id, [admitted])
         self.audit.record_in(
             tx, scope.user_id, "remember", [admitted.id, *(plan.delete + plan.archive if plan else [])],
-            _detail(write.tier, admitted.redacted, plan),
+            _detail(write.tier, admitted.redacted, plan), announce,
         )
         result = Remembered(
             admitted.id, write.tier, admitted.tokens, redacted=admitted.redacted, compression=plan,

@@ -23,6 +23,7 @@ from typing import Any
 
 from hippograph.graph import recall as recall_cypher
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.recall.analysis import analyse
 from hippograph.memory.recall.profiles import RecallProfile
 from hippograph.memory.recall.query import build_query
 from hippograph.memory.services import Services
@@ -48,9 +49,10 @@ def times(services: Services, profile: RecallProfile, user_id: str, text: str, n
     vector = services.embedder.embed_query(text)
     sketch = services.embedder.sketches(vector[None])[0]
     embedding = vector.tolist()
+    analysis = analyse(text, now)
     ms: dict[str, float] = {}
     for name, variant in variants(profile).items():
-        request = build_query(variant, Scope(user_id), text, embedding, now, list(Tier), sketch=sketch)
+        request = build_query(variant, Scope(user_id), analysis, embedding, now, list(Tier), sketch=sketch)
         ms[name] = _timed(services, lambda tx, r=request: recall_cypher.recall_candidates(tx, r))
     tiers = [tier.value for tier in Tier]
     k = max(profile.vector.k, profile.vector.index_k)

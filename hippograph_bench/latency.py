@@ -23,7 +23,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,9 @@ def run(
             f"the store table. Per size and tenant class, {queries} recalls of real questions of the sets embedded "
             f"by the model (hybrid profile, critical priority, a random tenant of the class, after {WARM_UP} warm-up "
             "recalls), one at a time; `recall` = embedding + query + selection, measured in-process around "
-            "`hippograph.memory.recall.query.recall`; exactness@10 = recall's top 10 by the vector signal alone "
+            "`hippograph.memory.recall.query.recall`; `recall asOf` = the same recall asked as of the moment "
+            "the store is read (every memory recorded by then visible: the as-of path of the one statement, "
+            "its exact scan of the tenant's memories included); exactness@10 = recall's top 10 by the vector signal alone "
             f"against an exact cosine scan of the tenant's memories, {EXACTNESS_QUERIES} questions per class; the "
             f"statement's parts, p50 over the first {PARTS_QUERIES} questions of each class: the statement with one "
             "branch off at a time (keywords, relation traversal, session neighbours), the branch's cost the time "
@@ -104,7 +106,7 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     hybrid = PROFILES["hybrid"]
     for text in questions[:WARM_UP]:
         recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, now=now)
-    total, embed, query, bare, parts = [], [], [], [], []
+    total, embed, query, bare, parts, as_of = [], [], [], [], [], []
     for n, text in enumerate(questions[WARM_UP:WARM_UP + queries]):
         user_id = rng.choice(group).user_id
         started = time.perf_counter()
@@ -113,6 +115,9 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
         embed.append(result.timings.embed_ms)
         query.append(result.timings.query_ms)
         bare.append(_two_index_ms(services, user_id, text, hybrid.gates.candidates))
+        started = time.perf_counter()
+        recall(services, text, Scope(user_id), "critical", hybrid, as_of=datetime.now(timezone.utc))
+        as_of.append((time.perf_counter() - started) * 1000)
         if n < PARTS_QUERIES:
             parts.append(branches.times(services, hybrid, user_id, text, now))
 
@@ -130,6 +135,9 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     return {
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
         "two_index_ms": spread(bare),
+        "as_of_recall_ms": spread(as_of),
+        "as_of_over_recall": {p: round(metrics.percentile(as_of, q) / max(metrics.percentile(total, q), 1e-9), 2)
+                              for p, q in (("p50", 50), ("p95", 95))},
         "parts_ms": branches.median(parts) | {"queries": len(parts)},
         "query_over_two_index": {p: round(metrics.percentile(query, q) / max(metrics.percentile(bare, q), 1e-9), 2)
                                  for p, q in (("p50", 50), ("p95", 95))},

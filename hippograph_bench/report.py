@@ -266,6 +266,15 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
                     "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n")
         text.append(_table(["memories", "tenant class", "recall query p50", "two-index p50", "ratio p50",
                             "recall query p95", "two-index p95", "ratio p95"], bare))
+    as_of = [[size, name, c["recall_ms"]["p50"], c["as_of_recall_ms"]["p50"], c["as_of_over_recall"]["p50"],
+              c["recall_ms"]["p95"], c["as_of_recall_ms"]["p95"], c["as_of_over_recall"]["p95"]]
+             for size in result["sizes"] for name in result["classes"]
+             if "as_of_recall_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+    if as_of:
+        text.append("Recall asked as of a moment (`asOf`: the store as it was then, here the moment it is read, so "
+                    "every memory counts) against the same recall without it, on the same tenant and question (ms):\n")
+        text.append(_table(["memories", "tenant class", "recall p50", "asOf p50", "ratio p50", "recall p95",
+                            "asOf p95", "ratio p95"], as_of))
     parts = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"],
               *(c["parts_ms"][part] for part in branches.PARTS)]
              for size in result["sizes"] for name in result["classes"]

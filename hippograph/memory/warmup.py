@@ -9,13 +9,15 @@ fresh Neo4j, on a machine at load 9: the first ``remember`` took 3.6 s and the f
 and recalls do, rehearses groups of writes of every tier, with entities and without — the write
 path's own statements, run in a transaction that is rolled back, so nothing is stored and nothing
 is logged — and runs the recall statement once for each statement text and parameter types that
-the profiles, the scopes and the kinds of question make (one that asks when, one that names a
-month, one of plain keywords, one of stop words only), reading as a user no one is and booking no
+the profiles, the scopes and the kinds of query make (one that asks when, one that names a
+month, one of plain keywords, a statement, one of stop words only — each style is weighed, and
+searched, its own way — each read now and as of a moment), reading as a user no one is and booking no
 access. The server says ready only after it (``/readyz``).
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 
@@ -24,6 +26,7 @@ from typing import Any
 
 from hippograph.graph import recall as recall_cypher
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.recall.analysis import analyse
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import build_query, recall
 from hippograph.memory.services import Services
@@ -46,7 +49,7 @@ GROUP = 32
 # Without a name or a number: no entity to link.
 PLAIN = "we should water the plants more often in the summer"
 QUERIES = ("When did Alex move the release, and why?", "What did Priya plan for March 2024?",
-           "espresso oat flat white", "is it")
+           "espresso oat flat white", "I finally said no to the extra project, and it felt good.", "is it")
 
 
 @dataclass(frozen=True)
@@ -80,13 +83,14 @@ def warm_up(services: Services) -> Warmth:
         for query in QUERIES:
             vector = services.embedder.embed_query(query)
             sketch = services.embedder.sketches(vector[None])[0]
-            for profile in PROFILES.values():
-                for scope in SCOPES:
-                    request = build_query(profile, scope, query, vector.tolist(), now, list(Tier), sketch=sketch)
-                    key = (request.statement(), _types(request.parameters()))
-                    if key not in seen:
-                        seen.add(key)
-                        recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]
+            analysis = analyse(query, now)
+            for profile, scope, as_of in itertools.product(PROFILES.values(), SCOPES, (None, now)):
+                request = build_query(profile, scope, analysis, vector.tolist(), now, list(Tier), sketch=sketch,
+                                      as_of=as_of)
+                key = (request.statement(), _types(request.parameters()))
+                if key not in seen:
+                    seen.add(key)
+                    recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]
         tx.rollback()
     return Warmth(len(texts), 2 * len(writes) + 1, len(seen), round(time.perf_counter() - started, 2))
 

@@ -26,7 +26,10 @@ REMEMBER = """mutation($input: RememberInput!) { remember(input: $input) {
 
 @pytest.fixture(scope="module")
 def hurried(services: Services, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("deadline") / "serve.log", {"HIPPOGRAPH_REQUEST_TIMEOUT": "1"}) as server:
+    # A project large enough that nothing is compressed: a summary replacing a stored text would hide
+    # it from the check by content below (384 writes of about 40 tokens; the default holds 4,096).
+    settings = {"HIPPOGRAPH_REQUEST_TIMEOUT": "1", "HIPPOGRAPH_PROJECT_CAPACITY": "100000"}
+    with running_server(tmp_path_factory.mktemp("deadline") / "serve.log", settings) as server:
         yield server
 
 

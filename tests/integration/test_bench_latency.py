@@ -86,3 +86,21 @@ def test_exactness_compares_recall_with_an_exact_scan_of_the_tenants_memories(cl
     assert measured["owned"] == [t.memories for t in small]
     # A small owner's memories are scanned, not searched: its top 10 is the exact one.
     assert measured["overlap@10"] == measured["min_overlap@10"] == 1.0
+
+
+def test_a_class_is_measured_whole_recall_as_of_and_the_statement_s_parts_included(
+    clean_db: Services, tmp_path: Path,
+) -> None:
+    services = clean_db
+    texts = pool([walks(tmp_path / "walks.json", 400)])
+    grow(services, 1000, texts, progress=lambda _: None)
+    small = [t for t in tenants(1000) if t.size_class == "small"][:3]
+    questions = ["Where did I see the herons?", "Which boots held up in the mud?", "How far was the canal lock walk?"]
+
+    measured = latency._measure(services, small, (questions * latency.WARM_UP)[:latency.WARM_UP + 2], 2,
+                                latest(texts) + timedelta(days=1))
+
+    for timed in ("recall_ms", "query_ms", "two_index_ms", "as_of_recall_ms"):
+        assert measured[timed]["p50"] > 0, timed
+    assert set(measured["as_of_over_recall"]) == {"p50", "p95"}
+    assert measured["parts_ms"]["queries"] == 2 and measured["parts_ms"]["statement"] > 0

@@ -62,6 +62,19 @@ def _summary(questions: int, names: tuple[str, ...], types: dict[str, int]) -> d
             "per_type": {kind: {"questions": n, "results": scores} for kind, n in types.items()}}
 
 
+def test_recall_as_of_a_moment_stands_beside_the_same_recall_without_it() -> None:
+    result = _measured(1000)
+    c = result["by_size"]["1000"]["classes"]["small"]
+    c["as_of_recall_ms"] = {"p50": 15.0, "p95": 30.0}
+    c["as_of_over_recall"] = {"p50": 1.5, "p95": 1.25}
+    text = report.section("latency", result, None)
+    header = next(line for line in text.splitlines() if "asOf p95" in line)
+    row = text.splitlines()[text.splitlines().index(header) + 2]
+    cells = dict(zip([c.strip() for c in header.strip("|").split("|")], [c.strip() for c in row.strip("|").split("|")]))
+    assert [cells[k] for k in ("tenant class", "asOf p50", "ratio p50", "asOf p95", "ratio p95")] == [
+        "small", "15.000", "1.500", "30.000", "1.250"]
+
+
 def test_the_quality_report_has_a_table_per_set_and_per_question_type() -> None:
     locomo = _summary(3, METRICS, {"single-hop": 2, "multi-hop": 1})
     lme = _summary(2, (*METRICS, *SESSION_METRICS), {"multi-session": 1, "temporal-reasoning": 1})

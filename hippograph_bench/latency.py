@@ -70,7 +70,7 @@ def run(
             "with their entities; other users' memories in the same store, which share its indexes, are counted in "
             f"the store table. Per size and tenant class, {queries} recalls of real questions of the sets embedded "
             f"by the model (hybrid profile, critical priority, a random tenant of the class, after {WARM_UP} warm-up "
-            "recalls), one at a time; `recall` = embedding + query + selection, measured in-process around "
+            "recalls, each also as of a moment), one at a time; `recall` = embedding + query + selection, measured in-process around "
             "`hippograph.memory.recall.query.recall`; `recall asOf` = the same recall asked as of the moment "
             "the store is read (every memory recorded by then visible: the as-of path of the one statement, "
             "its exact scan of the tenant's memories included); exactness@10 = recall's top 10 by the vector signal alone "
@@ -104,8 +104,10 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
              now: datetime) -> dict[str, Any]:
     rng = random.Random(11)
     hybrid = PROFILES["hybrid"]
+    # The service plans each statement before it serves (``hippograph.memory.warmup``): the as-of ones too.
     for text in questions[:WARM_UP]:
         recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, now=now)
+        recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, as_of=datetime.now(timezone.utc))
     total, embed, query, bare, parts, as_of = [], [], [], [], [], []
     for n, text in enumerate(questions[WARM_UP:WARM_UP + queries]):
         user_id = rng.choice(group).user_id

@@ -2,7 +2,7 @@
 
 Every step re-matches what it changes inside its own write transaction, so a
 step racing a write, a recall or another consolidation changes a node once or
-not at all (a merged-away memory is simply no longer there to merge again).
+not at all (a merged-away memory is archived, no longer there to merge again).
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from neo4j import ManagedTransaction
+
+from hippograph.graph import history
 
 USERS = """
 MATCH (user:User)
@@ -27,7 +29,7 @@ RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sess
 """
 
 # One survives; it takes over provenance (edges, and the sessions and turns it was said in), mentions,
-# records, derived memories and accesses.
+# records, derived memories and accesses. The other stays as history (``history.SUPERSEDE``).
 # Its attributes are computed by the caller (the union of both provenances) inside the same transaction.
 MERGE_DUPLICATE = """
 MATCH (keep:Memory {id: $keepId, userId: $userId}), (drop:Memory {id: $dropId, userId: $userId})
@@ -62,15 +64,16 @@ SET keep.accessCount = coalesce(keep.accessCount, 0) + coalesce(drop.accessCount
       coalesce(keep.sourceSessions, []) + [s IN drop.sourceSessions WHERE NOT s IN coalesce(keep.sourceSessions, [])] END,
     keep.sourceTurns = CASE WHEN drop.sourceTurns IS NULL THEN keep.sourceTurns ELSE
       coalesce(keep.sourceTurns, []) + [t IN drop.sourceTurns WHERE NOT t IN coalesce(keep.sourceTurns, [])] END
-WITH keep, drop
-// The duplicate's earlier texts go with it (they were the same memory's as kept).
-CALL (drop) {
-  MATCH (drop)-[:HAD_VERSION]->(version:MemoryVersion)
-  DETACH DELETE version
-}
-DETACH DELETE drop
-RETURN keep.id AS kept
-"""
+WITH keep AS new, drop AS old
+__SUPERSEDE__
+RETURN new.id AS kept
+""".replace("__SUPERSEDE__", history.SUPERSEDE.strip())
+
+# A promoted session memory stays, archived, as the history of the memory it became.
+SUPERSEDE_BY = """
+MATCH (old:Memory {id: $oldId, userId: $userId}), (new:Memory {id: $newId, userId: $userId})
+__SUPERSEDE__
+""".replace("__SUPERSEDE__", history.SUPERSEDE.strip())
 
 SESSION_MEMORIES_TO_PROMOTE = """
 MATCH (m:Memory {userId: $userId, tier: 'SESSION'})
@@ -116,8 +119,15 @@ def live_embeddings(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]
     return [dict(r) for r in tx.run(LIVE_EMBEDDINGS, userId=user_id)]
 
 
-def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None) -> bool:
-    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes).single() is not None
+def merge_duplicate(
+    tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None, at: str
+) -> bool:
+    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes,
+                  at=at).single() is not None
+
+
+def supersede_by(tx: ManagedTransaction, user_id: str, old_id: str, new_id: str, at: str) -> None:
+    tx.run(SUPERSEDE_BY, userId=user_id, oldId=old_id, newId=new_id, at=at).consume()
 
 
 def session_memories_to_promote(tx: ManagedTransaction, user_id: str, accesses: int) -> list[dict[str, Any]]:

@@ -9,8 +9,7 @@ Every memory and entity carries two times:
   consolidation or compression took it out of use.
 
 An edit of a memory's text (``updateMemory``, compression's summary) first copies the memory as it
-read
-into a ``(:MemoryVersion)`` hanging from it by ``HAD_VERSION``: the version keeps what recall and the
+read into a ``(:MemoryVersion)`` hanging from it by ``HAD_VERSION``: the version keeps what recall and the
 browse reads read (text, summary, vector, tokens, relevance), its ``recordedAt`` (when that text was
 recorded) and ``supersededAt`` (when the edit replaced it). A version is not in the vector or
 full-text index; it carries its memory's ``id`` and ``userId``, and forgetting the memory deletes it.
@@ -85,6 +84,14 @@ CALL (m) {
   WITH m, version WHERE m.embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(version, 'embedding', m.embedding)
 }
+"""
+
+# A memory a consolidation merge or promotion takes out of use, `old`, stays as the store's history:
+# archived then (so a read as of before still reads it) and `SUPERSEDED_BY` the memory `new` that carries
+# it on, whose forgetting takes it too (``hippograph.graph.memories.DELETE_MEMORIES``). `$at`: the moment.
+SUPERSEDE = """
+SET old.archived = true, old.archivedAt = datetime($at)
+CREATE (old)-[:SUPERSEDED_BY {createdAt: datetime($at)}]->(new)
 """
 
 

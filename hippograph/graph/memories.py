@@ -114,8 +114,13 @@ RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used, count(m) A
 DELETE_MEMORIES = """
 MATCH (m:Memory {userId: $userId})
 WHERE m.id IN $ids
+// What a merge or a promotion superseded (``history.SUPERSEDE``) goes with what carried it on.
+WITH collect(m) AS named
+WITH named + COLLECT { UNWIND named AS m MATCH (old:Memory)-[:SUPERSEDED_BY*]->(m) RETURN DISTINCT old } AS gone
+WITH gone, [g IN gone | g.id] AS goneIds
+UNWIND gone AS m
 OPTIONAL MATCH (summary:Memory {userId: $userId})-[:DERIVED_FROM]->(m)
-WHERE NOT EXISTS { MATCH (summary)-[:DERIVED_FROM]->(other:Memory) WHERE NOT other.id IN $ids }
+WHERE NOT EXISTS { MATCH (summary)-[:DERIVED_FROM]->(other:Memory) WHERE NOT other.id IN goneIds }
 WITH collect(DISTINCT m) + collect(DISTINCT summary) AS doomed
 UNWIND doomed AS d
 OPTIONAL MATCH (d)-[:MENTIONS|RECORDS]->(e:Entity)

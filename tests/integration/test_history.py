@@ -1,6 +1,6 @@
 """The store's history: two times on what changes, the versions an edit keeps, and reads as of a moment.
 
-A scripted history (a memory edited, decisions replaced, a session forgotten) records each step's
+A scripted history (a memory edited, decisions replaced, a near-copy merged away, a session forgotten) records each step's
 answers at that step; read later with ``asOf`` = that step's moment, every read answers the same.
 """
 
@@ -17,6 +17,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory import browse
 from hippograph.memory.errors import NotFound
 from hippograph.memory.lifecycle import sessions
+from hippograph.memory.lifecycle.consolidation import consolidate
 from hippograph.memory.recall.query import recall
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
@@ -74,6 +75,10 @@ def test_every_read_as_of_a_step_answers_what_the_store_held_then(clean_db: Serv
     knowledge.record_error(services, SCOPE, "MySQL deadlocks on payment retries", fix="Use PostgreSQL for payments",
                            caused_by=first.entity_id)
     step()
+    echo = remember(services, SCOPE, MemoryInput("payments are stored in PostgreSQL on the shop cluster too", Tier.PROJECT))
+    step()
+    assert consolidate(services, USER).merged == [(note.id, echo.id)]
+    step()
     session = Scope(USER, "shop", "call-1")
     sessions.start_session(services, session)
     remember(services, session, MemoryInput("we said payments would move to PostgreSQL next week", Tier.SESSION))
@@ -88,7 +93,7 @@ def test_every_read_as_of_a_step_answers_what_the_store_held_then(clean_db: Serv
         assert answers(services, at) == without(then, erased)
     # Every step changed what the reads answer; forgetting the session took the store back to before it.
     answered = [then for _, then in steps]
-    assert all(a != b for a, b in zip(answered, answered[1:])) and answered[4] == answered[2]
+    assert all(a != b for a, b in zip(answered, answered[1:])) and answered[6] == answered[4]
     # The edited memory reads, as of the first step, with the text it had then.
     assert ("payments are stored in MySQL on the shop cluster" in
             [content for _, content, _ in steps[0][1]["memories"]])  # type: ignore[union-attr]

@@ -10,7 +10,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from hippograph.memory.lifecycle.window_budget import ORDER, Section, base_budgets
+from hippograph.memory import browse
 from hippograph.memory.lifecycle.consolidation import consolidate
+from hippograph.memory.writing.forget import forget_memory
 from hippograph.memory.lifecycle.context_window import assemble_context
 from hippograph.memory.lifecycle.sessions import start_session
 from hippograph.memory.writing.store import MemoryInput, remember
@@ -119,9 +121,14 @@ def test_deduplication_merges_near_copies_and_keeps_the_union_of_edges(clean_db:
     survivor = rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN m.accessCount AS n, m.mergedFrom AS merged, "
                               "[(m)-[:DERIVED_FROM]->(t) | t.id] AS sources, [(d)-[:DERIVED_FROM]->(m) | d.id] AS derived", id=a.id)
     assert survivor == [{"n": 5, "merged": [b.id], "sources": ["turn-b"], "derived": [derived.id]}]
-    assert rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN count(m) AS n", id=b.id) == [{"n": 0}]
+    # The copy merged away stays as history: archived, superseded by the survivor.
+    assert rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN m.archived AS archived, "
+                          "[(m)-[:SUPERSEDED_BY]->(s) | s.id] AS by", id=b.id) == [{"archived": True, "by": [a.id]}]
     assert rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN count(m) AS n", id=other.id) == [{"n": 1}]
     assert consolidate(clean_db, "alice").merged == []  # no double merge
+    # Forgetting the survivor takes the history it carries, and the summary only they supported.
+    assert set(forget_memory(clean_db, "alice", a.id).memories) == {a.id, b.id, derived.id}
+    assert rows(clean_db, "MATCH (m:Memory) RETURN m.id AS id") == [{"id": other.id}]
 
 
 def test_promotion_happens_at_the_fourth_access_not_the_third(clean_db: Services) -> None:
@@ -130,12 +137,18 @@ def test_promotion_happens_at_the_fourth_access_not_the_third(clean_db: Services
     four = remember(clean_db, Scope("alice", "proj-a", "s1"), MemoryInput("the staging host is blue-7", Tier.SESSION))
     clean_db.driver.execute_query("MATCH (m:Memory {id: $id}) SET m.accessCount = 3", id=three.id, database_=clean_db.database)
     clean_db.driver.execute_query("MATCH (m:Memory {id: $id}) SET m.accessCount = 4", id=four.id, database_=clean_db.database)
+    before = datetime.now(timezone.utc)
     report = consolidate(clean_db, "alice")
     assert list(report.promoted) == [four.id]
     promoted = rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN m.tier AS tier, m.projectId AS p, m.accessCount AS n",
                     id=report.promoted[four.id])
     assert promoted == [{"tier": "PROJECT", "p": "proj-a", "n": 4}]
     assert rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN m.tier AS tier", id=three.id) == [{"tier": "SESSION"}]
+    # The session memory promoted stays as history: read as of before the promotion, it is there.
+    page = browse.memories_page(clean_db, "alice", browse.MemoryFilter(project_id="proj-a"), 10, as_of=before)
+    assert {(row["id"], row["archived"]) for row in page.rows} >= {(four.id, False)}
+    assert four.id not in {row["id"] for row in browse.memories_page(
+        clean_db, "alice", browse.MemoryFilter(project_id="proj-a"), 10).rows}
 
 
 def test_decay_applies_once_per_period(clean_db: Services) -> None:
@@ -293,5 +306,5 @@ def test_facts_keep_their_session_and_turn_time_and_merges_unite_their_refs(clea
     append_turn(clean_db, scope, "Ben", said.replace("test.", "test!"), at=T0 + timedelta(days=3), ref="D3:2")
     end_session(clean_db, "alice", "s3", now=T0 + timedelta(days=3))
     assert len(consolidate(clean_db, "alice").merged) == 1
-    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN m.attributes AS a")
+    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT', archived: false}) RETURN m.attributes AS a")
     assert len(facts) == 1 and json.loads(facts[0]["a"])["sourceRefs"] == ["D1:1", "D2:4", "D3:2"]

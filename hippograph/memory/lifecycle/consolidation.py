@@ -10,6 +10,9 @@
 4. **Decay** — memories not accessed for 90 days have their relevance ρ decayed by
    10 %, once per period however often consolidation runs.
 
+A memory merged away or promoted is not deleted: it stays archived, as the history a read as of
+before reads (``hippograph.graph.history.SUPERSEDE``), and goes when what carries it on is forgotten.
+
 Each step runs per user, in short write transactions that re-check what they
 change, so consolidation is safe while writes and recalls run.
 """
@@ -108,7 +111,8 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
                     return False  # one of them went meanwhile
                 united = merge_provenance(parse_attributes(attributes[keep]), parse_attributes(attributes[drop]))
                 merged = consolidation_cypher.merge_duplicate(
-                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep])
+                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep],
+                    datetime.now(timezone.utc).isoformat())
                 if merged:
                     services.audit.record_in(tx, user_id, "consolidate", [keep, drop], "merged duplicate")
                 return merged
@@ -129,7 +133,7 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
 
         def move(tx, row=row, stored=stored) -> None:
             memory_cypher.carry_accesses(tx, user_id, row["id"], stored.id)
-            memory_cypher.delete_memories(tx, user_id, [row["id"]])
+            consolidation_cypher.supersede_by(tx, user_id, row["id"], stored.id, datetime.now(timezone.utc).isoformat())
             services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
 
         with services.driver.session(database=services.database) as session:

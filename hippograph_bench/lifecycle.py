@@ -97,26 +97,29 @@ def evaluate(
 
 
 def page(result: dict[str, Any], raw: dict[str, Any] | None) -> str:
-    """The lifecycle run beside the raw-turn run (``locomo.json`` in the same folder, when present)."""
+    """The lifecycle run beside the raw-turn run (``locomo.json`` in the same folder, when present), set by
+    set: the raw run may hold other sets, and its pooled figures are theirs too."""
     life = result["lifecycle"]
     lines = [
         "# lifecycle",
         "",
         "## Recall after the session lifecycle",
         "",
-        f"Each LoCoMo conversation played through `append_turn` (transcript budget {life['transcript_budget']} tokens: "
+        f"Each conversation played through `append_turn` (transcript budget {life['transcript_budget']} tokens: "
         f"past {TRANSCRIPT_TRIGGER:.0%} the oldest third is summarised and its facts kept), session ends and consolidation; "
         "a returned fact "
         "counts for the turns it derives from. "
         f"Stored at the end: {life['stored_tokens']} tokens in {life['memories']} memories, "
         f"{life['stored_share']:.1%} of the {life['raw_turn_tokens']} tokens of the raw turns.",
-        "",
-        "| method | run | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 |",
-        "|---|---|---|---|---|---|---|",
     ]
-    for method, scores in result["results"].items():
-        runs = [("lifecycle", scores)] + ([("raw turns", raw["results"][method])] if raw and method in raw.get("results", {}) else [])
-        for run, values in runs:
-            lines.append(f"| {method} | {run} | " + " | ".join(f"{values[m]:.3f}" for m in
-                                                           ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")) + " |")
+    for name, measured in result["sets"].items():
+        before = ((raw or {}).get("sets") or {}).get(name, {}).get("results", {})
+        lines += ["", f"### {name} ({measured['questions']} questions)", "",
+                  "| method | run | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 |",
+                  "|---|---|---|---|---|---|---|"]
+        for method, scores in measured["results"].items():
+            runs = [("lifecycle", scores)] + ([("raw turns", before[method])] if method in before else [])
+            for run, values in runs:
+                lines.append(f"| {method} | {run} | " + " | ".join(f"{values[m]:.3f}" for m in
+                                                               ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")) + " |")
     return "\n".join(lines) + "\n"

@@ -149,20 +149,21 @@ RETURN memoryIds, entityIds, places
 
 # A session memory keeps, as `preceding`, the text said right before it in its session — the question
 # it answers, the discussion a decision closes — so the keyword branch finds it by that text too. A
-# write, an edit or a deletion at a place in a timeline (`sessionId`, `at`) changes the memories
+# write, an edit or a deletion at a place in a timeline (`sessionId`, `at`) changes the session memories
 # there and the first ones after it. Each lookup is ordered as memory_session_timeline is (user, session,
-# time), so the planner reads one index entry, not the whole session.
+# time), so the planner reads one index entry, not the whole session. (A fact, outside the session tier
+# with the sessionId where it was said, keeps the turn said before its own: ``transcript.FACT_PROVENANCE``.)
 REFRESH_PRECEDING = """
 CALL (sessionId, at) {
     MATCH (n:Memory {userId: $userId, sessionId: sessionId})
-    WHERE n.createdAt = at
+    WHERE n.createdAt = at AND n.tier = 'SESSION'
     RETURN n
   UNION
     MATCH (after:Memory {userId: $userId, sessionId: sessionId})
-    WHERE after.createdAt > at
+    WHERE after.createdAt > at AND after.tier = 'SESSION'
     WITH after.createdAt AS next ORDER BY after.userId, after.sessionId, after.createdAt LIMIT 1
     MATCH (n:Memory {userId: $userId, sessionId: sessionId})
-    WHERE n.createdAt = next
+    WHERE n.createdAt = next AND n.tier = 'SESSION'
     RETURN n
 }
 WITH DISTINCT n

@@ -50,9 +50,13 @@ RETURN count(turn) AS covered
 # time of its turn, so it has a place in its session's timeline beside the other facts of it,
 # and the sessions and turn positions it derives from (``sourceSessions``, ``sourceTurns``), which
 # outlive the turns. A fact stored again (the same text said once more) gains the new turns' provenance.
+# As its `preceding` it keeps what was said right before its turn — the question it answers — as a
+# session memory keeps the memory before it (``memories.REFRESH_PRECEDING``): the keyword branch
+# finds a fact by it as it finds a turn.
 FACT_PROVENANCE = """
 MATCH (m:Memory {id: $id, userId: $userId})
 SET m.sessionId = coalesce(m.sessionId, $sessionId),
+    m.preceding = coalesce(m.preceding, $preceding),
     m.attributes = coalesce($attributes, m.attributes)
 WITH m
 __RECORD_SOURCE__
@@ -83,6 +87,8 @@ def session_state(tx: ManagedTransaction, user_id: str, session_id: str) -> dict
 
 
 def set_fact_provenance(
-    tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str | None, attributes: str | None
+    tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str | None, attributes: str | None,
+    preceding: str | None,
 ) -> None:
-    tx.run(FACT_PROVENANCE, id=memory_id, userId=user_id, sessionId=session_id, attributes=attributes).consume()
+    tx.run(FACT_PROVENANCE, id=memory_id, userId=user_id, sessionId=session_id, attributes=attributes,
+           preceding=preceding).consume()

@@ -285,6 +285,27 @@ def test_ending_a_session_keeps_the_facts_of_its_last_turns(clean_db: Services) 
     assert rows(clean_db, "MATCH (t:Turn) RETURN count(t) AS n") == [{"n": 0}]
 
 
+def test_a_fact_keeps_what_was_said_before_its_turn_and_recall_finds_it_by_those_words(clean_db: Services) -> None:
+    from hippograph.memory.lifecycle.sessions import end_session
+    from hippograph.memory.recall.query import recall
+
+    scope = Scope("alice", "proj-a", "s1")
+    start_session(clean_db, scope, now=T0)
+    append_turn(clean_db, scope, "Ana", "Which vault did the quokkaish backups move to last spring?", at=T0)
+    append_turn(clean_db, scope, "Ben", "We moved them to the Glacier vault in Frankfurt after the audit.",
+                at=T0 + timedelta(seconds=5))
+    # A session memory written at a later place refreshes the session memories' preceding texts, not the facts'.
+    remember(clean_db, scope, MemoryInput("Ana asked about the audit schedule.", Tier.SESSION), now=T0 + timedelta(seconds=9))
+    end_session(clean_db, "alice", "s1", now=T0 + timedelta(seconds=10))
+    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT'}) WHERE m.content CONTAINS 'Glacier' "
+                           "RETURN m.id AS id, m.preceding AS preceding")
+    assert [f["preceding"] for f in facts] == ["Ana: Which vault did the quokkaish backups move to last spring?"]
+    # The answer holds none of the question's rare word; its preceding text does, so the keyword signal finds it.
+    found = recall(clean_db, "quokkaish", Scope("alice", "proj-a"), profile="hybrid")
+    [answer] = [c for c in found.ranking if c.id == facts[0]["id"]]
+    assert answer.components.keyword > 0 and "keyword" in answer.sources
+
+
 def test_facts_keep_their_session_and_turn_time_and_merges_unite_their_refs(clean_db: Services) -> None:
     from hippograph.memory.lifecycle.sessions import end_session
 

@@ -86,3 +86,22 @@ def test_the_quality_report_has_a_table_per_set_and_per_question_type() -> None:
     assert "recall_any@5 by question type" in lme_part and "| method | multi-session (1) | temporal-reasoning (1) |" in lme_part
     locomo_part = text[text.index("### locomo-dev"):text.index("### longmemeval-s-dev")]
     assert "recall_any" not in locomo_part and "| method | single-hop (2) | multi-hop (1) |" in locomo_part
+
+
+def test_the_lifecycle_page_compares_each_set_with_the_same_set_of_the_raw_run() -> None:
+    from hippograph_bench import lifecycle
+
+    def scores(value: float) -> dict:
+        return {m: value for m in ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")}
+
+    result = {"lifecycle": {"transcript_budget": 1024, "stored_tokens": 50, "raw_turn_tokens": 100,
+                            "stored_share": 0.5, "memories": 7},
+              "sets": {"locomo-dev": {"questions": 3, "results": {"hybrid": scores(0.7)}}}}
+    # The raw run holds another set too: its pooled figures are not the lifecycle set's.
+    raw = {"results": {"hybrid": scores(0.6)},
+           "sets": {"locomo-dev": {"results": {"hybrid": scores(0.8)}}, "other": {"results": {"hybrid": scores(0.4)}}}}
+    text = lifecycle.page(result, raw)
+    assert "### locomo-dev (3 questions)" in text and "other" not in text
+    assert "| hybrid | lifecycle | 0.700 |" in text and "| hybrid | raw turns | 0.800 |" in text
+    assert "0.600" not in text
+    assert "| hybrid | raw turns |" not in lifecycle.page(result, None)

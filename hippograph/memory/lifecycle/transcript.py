@@ -188,7 +188,7 @@ def _summarise_round(
     text, facts = _summarize(services, summarizer, turns, budget), _extract(services, extractor, spoken)
     # Whatever a summarizer returns (an LLM may overrun), the summary is scrubbed and fits its budget.
     summary = services.tokens.truncate(scrubbing.enforce(text, "redact").text, budget)
-    stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref})
+    stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref}, said_before(oldest))
     summary_id = str(uuid.uuid4())
     row = {
         "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
@@ -210,11 +210,18 @@ def extract_remaining_facts(
     services: Services, scope: Scope, extractor: FactExtractor | None = None
 ) -> list[str]:
     """At the end of a session: the facts of the turns no summary has covered yet, into project memory."""
-    live = [e for e in read_transcript(services, scope) if not e.is_summary]
+    transcript = read_transcript(services, scope)
+    live = [e for e in transcript if not e.is_summary]
     if not live:
         return []
     facts = _extract(services, extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live])
-    return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref})
+    return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref}, said_before(transcript))
+
+
+def said_before(entries: Sequence[TranscriptEntry]) -> dict[str, str]:
+    """Each entry's id → the entry right before it in the transcript (a turn, or the summary standing for
+    the turns before), as ``role: content``: what a fact of that turn keeps as its ``preceding`` text."""
+    return {after.id: f"{before.role}: {before.content}" for before, after in zip(entries, entries[1:])}
 
 
 def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:
@@ -240,7 +247,9 @@ def _extract(services: Services, extractor: FactExtractor, turns: Sequence[TurnT
         return ExtractiveFactExtractor(services.tokens).extract(turns)
 
 
-def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str]) -> list[str]:
+def _store_facts(
+    services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str], said: dict[str, str]
+) -> list[str]:
     with services.driver.session(database=services.database) as session:
         state = session.execute_read(transcript_cypher.session_state, scope.user_id, scope.session_id)
     project_id = (state or {}).get("projectId") or scope.project_id
@@ -259,7 +268,8 @@ def _store_facts(services: Services, scope: Scope, facts: Sequence[Any], refs: d
                 memory_cypher.derive(tx, scope.user_id, stored.id, turns)
                 before = memory_cypher.attributes(tx, scope.user_id, [stored.id]).get(stored.id)
                 merged = json.dumps(merge_provenance(parse_attributes(before), attributes), sort_keys=True)
-            transcript_cypher.set_fact_provenance(tx, scope.user_id, stored.id, scope.session_id, merged)
+            transcript_cypher.set_fact_provenance(tx, scope.user_id, stored.id, scope.session_id, merged,
+                                                  said.get(turns[0]) if turns else None)
 
         stored = remember(services, target, MemoryInput(
             content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",

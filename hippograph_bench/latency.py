@@ -73,7 +73,7 @@ def run(
             "recalls, each also as of a moment), one at a time; `recall` = embedding + query + selection, measured in-process around "
             "`hippograph.memory.recall.query.recall`; `recall asOf` = the same recall asked as of the moment "
             "the store is read (every memory recorded by then visible: the as-of path of the one statement, "
-            "its exact scan of the tenant's memories included); exactness@10 = recall's top 10 by the vector signal alone "
+            "its index searches of memories in use or not and its scan of versions included); exactness@10 = recall's top 10 by the vector signal alone "
             f"against an exact cosine scan of the tenant's memories, {EXACTNESS_QUERIES} questions per class; the "
             f"statement's parts, p50 over the first {PARTS_QUERIES} questions of each class: the statement with one "
             "branch off at a time (keywords, relation traversal, session neighbours), the branch's cost the time "

@@ -41,7 +41,9 @@ It runs in one read transaction and, in order:
 Only memories of ``$userId`` that are in scope, not archived and not closed
 (``validUntil`` unset) are ever read as candidates. With ``$asOf`` (``hippograph.graph.history``) the
 statement reads the store as it was then: the memories in use then, each edited since scored on its
-version of then, found by the exact scan (the vector index holds only what is in use now). Every value comes in as a
+version of then (for a larger owner, found by index searches that keep what is out of use now and
+then drop what was not in use then, and by a scan of the versions current then, which no index
+holds). Every value comes in as a
 parameter. The one thing Cypher cannot take as a parameter is the bound of a path
 pattern, so ``max_hops`` — a whole number from the profile, checked to lie in
 1..6, never user text — is written into the statement: the traversal is really
@@ -83,8 +85,7 @@ VECTOR_BRANCH = """
 CALL (owned) {
   CALL (owned) {
     // WHEN, not a WHERE on the parameters: the planner may move a WHERE past the scan it guards.
-    // As of a moment, the scan too: the index holds only what is in use now.
-    WHEN $embedding IS NOT NULL AND (owned <= $exactScanLimit OR $asOf IS NOT NULL) THEN {
+    WHEN $embedding IS NOT NULL AND owned <= $exactScanLimit THEN {
       MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
       WHERE __IN_SCOPE__
       // Rough order by sketch (a memory without one: by its vector); exact cosine for the best of each pool.
@@ -95,10 +96,24 @@ CALL (owned) {
       UNWIND best AS m
       RETURN m, vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 AS cosine
     }
-    WHEN $embedding IS NOT NULL THEN {
+    WHEN $embedding IS NOT NULL AND $asOf IS NULL THEN {
       CALL () {
 __INDEX_SEARCHES__
       }
+      RETURN m, cosine
+    }
+    // As of a moment: twice as many of every memory of the scope, in use now or not, kept if in use
+    // then, and the versions current then (an edited memory's old vector is in no index).
+    WHEN $embedding IS NOT NULL THEN {
+      CALL () {
+__AS_OF_SEARCHES__
+        UNION ALL
+        MATCH (version:MemoryVersion {userId: $userId})
+        WHERE version.recordedAt <= $asOf AND version.supersededAt > $asOf AND version.embedding IS NOT NULL
+        MATCH (m:Memory)-[:HAD_VERSION]->(version)
+        RETURN m, vector.similarity.cosine(version.embedding, $embedding) * 2.0 - 1.0 AS cosine
+      }
+      WITH m, max(cosine) AS cosine WHERE __IN_SCOPE__
       RETURN m, cosine
     }
   }
@@ -114,14 +129,14 @@ __INDEX_SEARCHES__
 # 2. (cont.) for a larger owner, searches of memory_embedding with the caller's scope as the filter:
 # the index holds the scope properties, so each returns the caller's own top k of the tiers it
 # covers, with no filter after it. A filter is a conjunction of fixed properties, so tiers whose scope
-# reads alike share one search, and a per-tier profile searches each tier alone.
+# reads alike share one search, and a per-tier profile searches each tier alone. __IN_USE__: the filter
+# on what is in use now, or (as of a moment) nothing.
 INDEX_SEARCH = """
         CALL () {
           WHEN any(tier IN __TIERS__ WHERE tier IN $tiers) THEN {
             MATCH (m:Memory)
               SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
-                           WHERE m.userId = $userId AND m.tier IN [tier IN __TIERS__ WHERE tier IN $tiers]__SCOPE__
-                             AND m.archived = false AND m.validUntil IS NULL
+                           WHERE m.userId = $userId AND m.tier IN [tier IN __TIERS__ WHERE tier IN $tiers]__SCOPE____IN_USE__
                            LIMIT __LIMIT__) SCORE AS score
             RETURN m, score * 2.0 - 1.0 AS cosine
           }
@@ -498,9 +513,13 @@ class RecallQuery:
         }
 
 
-def index_searches(project: bool, session: bool, per_tier: bool) -> str:
+IN_USE_NOW = "\n                             AND m.archived = false AND m.validUntil IS NULL"
+
+
+def index_searches(project: bool, session: bool, per_tier: bool, as_of: bool = False) -> str:
     """The index searches of a scope: what ``IN_SCOPE`` asks of each tier as a filter, tiers that ask
-    the same searched together (unless ``per_tier``), each for its own top k."""
+    the same searched together (unless ``per_tier``), each for its own top k; ``as_of``: for twice k
+    of everything in the scope, in use now or not."""
     named = [name for name, given in zip(scope.SCOPE_IDS, (project, session)) if given]
     filters = {tier: scope.index_filter(tier, named) for tier in scope.PLACED_BY}
     groups: dict[str, list[Tier]] = {}
@@ -512,7 +531,8 @@ def index_searches(project: bool, session: bool, per_tier: bool) -> str:
         names = "[" + ", ".join(f"'{tier.value}'" for tier in tiers) + "]"
         limit = f"$tierIndexK['{tiers[0].value}']" if per_tier else "$indexK"
         searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", filters[tiers[0]])
-                        .replace("__LIMIT__", limit))
+                        .replace("__IN_USE__", "" if as_of else IN_USE_NOW)
+                        .replace("__LIMIT__", f"{limit} * 2" if as_of else limit))
     return "        UNION ALL\n".join(searches)
 
 
@@ -524,6 +544,7 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         raise ValueError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {max_hops!r}")
     return (
         RECALL_TEMPLATE.replace("__INDEX_SEARCHES__", index_searches(project, session, per_tier))
+        .replace("__AS_OF_SEARCHES__", index_searches(project, session, per_tier, as_of=True))
         .replace("__IN_SCOPE__", IN_SCOPE.strip())
         .replace("__ANCHOR_VISIBLE__", history.visible("anchor"))
         .replace("__AS_OF__", AS_OF.strip())

@@ -6,6 +6,7 @@ answers at that step; read later with ``asOf`` = that step's moment, every read 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from datetime import datetime, timezone
 
@@ -18,6 +19,7 @@ from hippograph.memory import browse
 from hippograph.memory.errors import NotFound
 from hippograph.memory.lifecycle import sessions
 from hippograph.memory.lifecycle.consolidation import consolidate
+from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import recall
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
@@ -40,12 +42,20 @@ def moment() -> datetime:
     return at
 
 
+# The hybrid profile searching the vector index whatever the caller owns: a large owner's path.
+INDEXED = dataclasses.replace(PROFILES["hybrid"], vector=dataclasses.replace(PROFILES["hybrid"].vector, exact_scan_limit=0))
+
+
 def answers(services: Services, as_of: datetime | None) -> dict[str, object]:
     """What each read answers, as of ``as_of`` (None: now)."""
     recalled = recall(services, "which database do we use for payments", SCOPE, profile="hybrid", as_of=as_of)
+    indexed = recall(services, "which database do we use for payments", SCOPE, profile=INDEXED, as_of=as_of,
+                     record_access=False)
     page = browse.memories_page(services, USER, browse.MemoryFilter(project_id="shop"), 50, as_of=as_of)
     return {
         "recall": [(item.id, item.content) for item in recalled.items],
+        # The large owner's path: every candidate it ranked, each with the text it had then.
+        "indexed": sorted((c.id, c.content) for c in indexed.ranking),
         "memories": sorted((row["id"], row["content"], row["validUntil"] is None) for row in page.rows),
         "chains": [(c["decision"] and c["decision"]["id"], c["error"]["id"], c["fix"] and c["fix"]["id"])
                    for c in browse.chains(services, USER, None, 50, as_of=as_of)],
@@ -146,6 +156,8 @@ def every_read(services: Services, as_of: datetime | None) -> dict[str, object]:
     """Every read an analyst makes, as of ``as_of``; the access-free parts of each answer."""
     recalled = recall(services, "what changed in the payments queue", SCOPE, priority="CRITICAL", as_of=as_of,
                       record_access=False)
+    indexed = recall(services, "what changed in the payments queue", SCOPE, priority="CRITICAL", profile=INDEXED,
+                     as_of=as_of, record_access=False)
     page = browse.memories_page(services, USER, browse.MemoryFilter(include_archived=True), 100, as_of=as_of)
     ids = [row["id"] for row in page.rows]
     chained = browse.chains(services, USER, None, 100, as_of=as_of)
@@ -153,6 +165,7 @@ def every_read(services: Services, as_of: datetime | None) -> dict[str, object]:
     return {
         "recall": [(item.id, item.content, item.score) for item in recalled.items],
         "ranking": [(c.id, c.score) for c in recalled.ranking],
+        "indexed": [c.id for c in indexed.ranking],
         "memories": page.rows,
         "memory": browse.get_memories(services, USER, ids, as_of=as_of),
         "chains": chained,
@@ -192,6 +205,7 @@ def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_db: Serv
     assert with_now["tierUsage"] == without["tierUsage"]
     assert [row[:2] for row in with_now["recall"]] == [row[:2] for row in without["recall"]]  # type: ignore[index]
     assert [row[0] for row in with_now["ranking"]] == [row[0] for row in without["ranking"]]  # type: ignore[index]
+    assert with_now["indexed"] == without["indexed"]
 
 
 def test_a_decision_shows_what_informed_it_as_it_was_and_an_erased_memory_only_by_its_date(clean_db: Services) -> None:

@@ -41,7 +41,8 @@ def play(services: Services, conversation: Conversation) -> dict[str, list[str]]
     for session_id, turns in conversation.sessions.items():
         scope = Scope(user, PROJECT, session_id)
         start_session(services, scope, now=turns[0].at)
-        for turn in turns:
+        # A turn with nothing said (LongMemEval has some) is no turn to a transcript: append_turn refuses it.
+        for turn in (t for t in turns if t.text.strip()):
             append_turn(services, scope, turn.speaker, turn.text, at=turn.at, ref=turn.dia_id)
         end_session(services, user, session_id, now=turns[-1].at)
         consolidate(services, user, now=turns[-1].at)

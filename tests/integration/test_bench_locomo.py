@@ -119,6 +119,17 @@ def test_the_lifecycle_run_scores_its_facts_for_the_turns_they_came_from(
     assert memories_of(clean_db, conversation.user_id) == 0
 
 
+def test_the_lifecycle_run_plays_a_conversation_with_a_turn_where_nothing_was_said(
+    clean_db: Services, sample_file: Path, tmp_path: Path,
+) -> None:
+    sample = json.loads(sample_file.read_text())
+    sample[0]["conversation"]["session_1"].insert(2, {"speaker": "Melanie", "dia_id": "D1:9", "text": " "})
+    blank = tmp_path / "blank.json"
+    blank.write_text(json.dumps(sample))
+    result = lifecycle.evaluate(clean_db, data.load_sets([blank]), {"vector": locomo.methods()["vector"]})
+    assert result["questions"] == len(QUESTIONS) and result["lifecycle"]["memories"] > 0
+
+
 def test_each_set_is_reported_apart_and_together(clean_db: Services, sample_file: Path) -> None:
     methods = {"vector": locomo.methods()["vector"]}
     result = locomo.evaluate(clean_db, data.load_sets([sample_file, FIXTURE]), methods)

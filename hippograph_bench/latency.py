@@ -127,6 +127,11 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
         return {p: round(metrics.percentile(values, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))} | {
             "mean": round(sum(values) / len(values), 2)}
 
+    def over(values: list[float], base: list[float]) -> dict[str, float]:
+        """``values`` against ``base``, percentile by percentile."""
+        return {p: round(metrics.percentile(values, q) / max(metrics.percentile(base, q), 1e-9), 2)
+                for p, q in (("p50", 50), ("p95", 95))}
+
     probe = questions[WARM_UP]
     vector = services.embedder.embed_query(probe)
     profiled = inspection.profiled(
@@ -138,11 +143,9 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
         "two_index_ms": spread(bare),
         "as_of_recall_ms": spread(as_of),
-        "as_of_over_recall": {p: round(metrics.percentile(as_of, q) / max(metrics.percentile(total, q), 1e-9), 2)
-                              for p, q in (("p50", 50), ("p95", 95))},
+        "as_of_over_recall": over(as_of, total),
         "parts_ms": branches.median(parts) | {"queries": len(parts)},
-        "query_over_two_index": {p: round(metrics.percentile(query, q) / max(metrics.percentile(bare, q), 1e-9), 2)
-                                 for p, q in (("p50", 50), ("p95", 95))},
+        "query_over_two_index": over(query, bare),
         "profile": {"dbHits": profiled["dbHits"], "rows": profiled["rows"], "operators": profiled["operators"][:10]},
         "exactness": _exactness(services, group[:EXACTNESS_TENANTS], questions[:EXACTNESS_QUERIES], now),
     }

@@ -76,6 +76,13 @@ def section(kind: str, result: dict[str, Any], plot: str | None) -> str:
     return _latency_section(result, plot)
 
 
+def _against(result: dict[str, Any], first: str, second: str, ratio: str) -> list[list[Any]]:
+    """Per size and class that measured ``second``: ``first``, ``second`` and their ``ratio``, p50 then p95."""
+    return [[size, name, *(c[key][p] for p in ("p50", "p95") for key in (first, second, ratio))]
+            for size in result["sizes"] for name in result["classes"]
+            if second in (c := result["by_size"][str(size)]["classes"][name])]
+
+
 def _table(header: list[str], rows: list[list[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
@@ -256,20 +263,14 @@ def _latency_section(result: dict[str, Any], plot: str | None) -> str:
                         "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query"], rows))
     if plot:
         text.append(f"![recall p95 and exactness against store size]({plot})\n")
-    bare = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"], c["query_over_two_index"]["p50"],
-             c["query_ms"]["p95"], c["two_index_ms"]["p95"], c["query_over_two_index"]["p95"]]
-            for size in result["sizes"] for name in result["classes"]
-            if "two_index_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+    bare = _against(result, "query_ms", "two_index_ms", "query_over_two_index")
     if bare:
         text.append("Recall's query part (embedding excluded) against the bare two-index query on the same tenant and "
                     "question — one vector-index and one full-text search, each normalised by its best, the best 50 "
                     "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n")
         text.append(_table(["memories", "tenant class", "recall query p50", "two-index p50", "ratio p50",
                             "recall query p95", "two-index p95", "ratio p95"], bare))
-    as_of = [[size, name, c["recall_ms"]["p50"], c["as_of_recall_ms"]["p50"], c["as_of_over_recall"]["p50"],
-              c["recall_ms"]["p95"], c["as_of_recall_ms"]["p95"], c["as_of_over_recall"]["p95"]]
-             for size in result["sizes"] for name in result["classes"]
-             if "as_of_recall_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+    as_of = _against(result, "recall_ms", "as_of_recall_ms", "as_of_over_recall")
     if as_of:
         text.append("Recall asked as of a moment (`asOf`: the store as it was then, here the moment it is read, so "
                     "every memory counts) against the same recall without it, on the same tenant and question (ms):\n")

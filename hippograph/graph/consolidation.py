@@ -119,15 +119,12 @@ def live_embeddings(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]
     return [dict(r) for r in tx.run(LIVE_EMBEDDINGS, userId=user_id)]
 
 
-def merge_duplicate(
-    tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None, at: str
-) -> bool:
-    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes,
-                  at=at).single() is not None
+def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None) -> bool:
+    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes).single() is not None
 
 
-def supersede_by(tx: ManagedTransaction, user_id: str, old_id: str, new_id: str, at: str) -> None:
-    tx.run(SUPERSEDE_BY, userId=user_id, oldId=old_id, newId=new_id, at=at).consume()
+def supersede_by(tx: ManagedTransaction, user_id: str, old_id: str, new_id: str) -> None:
+    tx.run(SUPERSEDE_BY, userId=user_id, oldId=old_id, newId=new_id).consume()
 
 
 def session_memories_to_promote(tx: ManagedTransaction, user_id: str, accesses: int) -> list[dict[str, Any]]:

@@ -88,10 +88,10 @@ CALL (m) {
 
 # A memory a consolidation merge or promotion takes out of use, `old`, stays as the store's history:
 # archived then (so a read as of before still reads it) and `SUPERSEDED_BY` the memory `new` that carries
-# it on, whose forgetting takes it too (``hippograph.graph.memories.DELETE_MEMORIES``). `$at`: the moment.
+# it on, whose forgetting takes it too (``hippograph.graph.memories.DELETE_MEMORIES``).
 SUPERSEDE = """
-SET old.archived = true, old.archivedAt = datetime($at)
-CREATE (old)-[:SUPERSEDED_BY {createdAt: datetime($at)}]->(new)
+SET old.archived = true, old.archivedAt = datetime()
+CREATE (old)-[:SUPERSEDED_BY {createdAt: datetime()}]->(new)
 """
 
 

@@ -111,8 +111,7 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
                     return False  # one of them went meanwhile
                 united = merge_provenance(parse_attributes(attributes[keep]), parse_attributes(attributes[drop]))
                 merged = consolidation_cypher.merge_duplicate(
-                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep],
-                    datetime.now(timezone.utc).isoformat())
+                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep])
                 if merged:
                     services.audit.record_in(tx, user_id, "consolidate", [keep, drop], "merged duplicate")
                 return merged
@@ -133,7 +132,7 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
 
         def move(tx, row=row, stored=stored) -> None:
             memory_cypher.carry_accesses(tx, user_id, row["id"], stored.id)
-            consolidation_cypher.supersede_by(tx, user_id, row["id"], stored.id, datetime.now(timezone.utc).isoformat())
+            consolidation_cypher.supersede_by(tx, user_id, row["id"], stored.id)
             services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
 
         with services.driver.session(database=services.database) as session:

@@ -19,9 +19,13 @@ ENTITY_FIELDS = """
   createdAt: e.createdAt, validFrom: e.validFrom, validUntil: e.validUntil, attributes: e.attributes
 """
 
-# Deterministic dedup: the identity is (user, scope, type, normalised name).
+# Deterministic dedup: the identity is (user, scope, type, normalised name). A row that only opens a
+# sentence (``opens``) links to an entity the user has and creates none; the match is read before any
+# row is merged, so such a row links to a name the same write makes only through its key.
 UPSERT_ENTITIES = """
 UNWIND $entities AS row
+OPTIONAL MATCH (known:Entity {userId: $userId, scopeKey: row.scopeKey, type: row.type, normName: row.normName})
+WITH row WHERE NOT row.opens OR known IS NOT NULL
 MERGE (e:Entity {userId: $userId, scopeKey: row.scopeKey, type: row.type, normName: row.normName})
   ON CREATE SET e.id = row.id, e.name = row.name, e.createdAt = datetime(), e.validFrom = datetime(),
                 e.recordedAt = datetime(), e.attributes = row.attributes
@@ -104,7 +108,8 @@ def active_preferences(tx: ManagedTransaction, user_id: str, prefix: str, keep: 
 
 
 def upsert_entities(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> dict[str, str]:
-    """MERGE entities; rows carry key, id (used on create), name, normName, type, scopeKey. Returns key → id."""
+    """MERGE entities; rows carry key, id (used on create), name, normName, type, scopeKey, opens. Returns
+    key → id, without the key of a row that opens a sentence and names no entity the user has."""
     if not rows:
         return {}
     return {r["key"]: r["id"] for r in tx.run(UPSERT_ENTITIES, userId=user_id, entities=list(rows))}

@@ -63,6 +63,26 @@ def test_the_same_entity_is_one_node_however_it_is_spelled(clean_db: Services) -
     assert [(r["user"], r["mentions"]) for r in names] == [("alice", 2), ("bob", 1)]
 
 
+def mentioned(services: Services, memory_id: str) -> list[str]:
+    return sorted(record["name"] for record in services.driver.execute_query(
+        "MATCH (:Memory {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.name AS name", id=memory_id,
+        database_=services.database,
+    ).records)
+
+
+def test_a_capital_opening_a_sentence_links_to_a_known_name_and_makes_none(clean_db: Services) -> None:
+    # Written before anyone named Oliver: the opening capitals make no entity.
+    first = remember(clean_db, ALICE, MemoryInput("Glad you came! Oliver got sick.", Tier.PROJECT))
+    assert mentioned(clean_db, first.id) == []
+    named = remember(clean_db, ALICE, MemoryInput("I walked my dog Oliver.", Tier.PROJECT))
+    later = remember(clean_db, ALICE, MemoryInput("Oliver is better now. Sounds good.", Tier.PROJECT))
+    assert mentioned(clean_db, named.id) == mentioned(clean_db, later.id) == ["Oliver"]
+    # In one import, a name one memory says links another that opens a sentence with it.
+    batch = bulk_import(clean_db, ALICE, [MemoryInput("Maria called.", Tier.PROJECT), MemoryInput("I met Maria.", Tier.PROJECT)])
+    assert [mentioned(clean_db, ids[0]) for ids in batch] == [["Maria"], ["Maria"]]
+    assert count(clean_db, "MATCH (e:Entity {userId: 'alice'}) WHERE e.name IN ['Glad', 'Sounds'] RETURN count(e)") == 0
+
+
 SECRETS = {
     "api_key": "my key is sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678",
     "aws": "AWS access key AKIAIOSFODNN7EXAMPLE for the deploy user",

@@ -1,7 +1,7 @@
 import pytest
 
 from hippograph.graph.vocabulary import EntityType
-from hippograph.memory.writing.entities import clean_name, extract_mentions, normalise_name
+from hippograph.memory.writing.entities import Mention, clean_name, extract_mentions, normalise_name
 from hippograph.memory.errors import InvalidInput
 
 
@@ -22,10 +22,8 @@ def test_clean_name_refuses_empty_and_huge_names() -> None:
 
 def test_mentions_find_technologies_and_proper_names() -> None:
     found = extract_mentions("We moved from MySQL to postgres; Caroline reviewed it with Event Sourcing in mind.")
-    assert (EntityType.TECHNOLOGY, "MySQL") in found
-    assert (EntityType.TECHNOLOGY, "Postgres") in found
-    assert (EntityType.CONCEPT, "Caroline") in found
-    assert (EntityType.CONCEPT, "Event Sourcing") in found
+    assert found == [Mention(EntityType.TECHNOLOGY, "MySQL"), Mention(EntityType.TECHNOLOGY, "Postgres"),
+                     Mention(EntityType.CONCEPT, "Caroline"), Mention(EntityType.CONCEPT, "Event Sourcing")]
 
 
 def test_mentions_skip_sentence_openers_and_greetings() -> None:
@@ -34,7 +32,7 @@ def test_mentions_skip_sentence_openers_and_greetings() -> None:
 
 
 def test_possessive_is_dropped_without_eating_a_final_s() -> None:
-    names = [name for _, name in extract_mentions("Melanie's kids met James and Jones.")]
+    names = [mention.name for mention in extract_mentions("Melanie's kids met James and Jones.")]
     assert names == ["Melanie", "James", "Jones"]
 
 
@@ -43,4 +41,26 @@ def test_a_blob_pasted_into_text_is_no_name() -> None:
     # pass the name limit and refuse the write it was derived from.
     blob = "PHN2ZyB4bWxucz0i" + "aHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmci" * 6
     found = extract_mentions(f"Here is the logo: {blob} Ask Caroline about it.")
-    assert found == [(EntityType.CONCEPT, "Ask Caroline")]
+    assert found == [Mention(EntityType.CONCEPT, "Ask Caroline")]
+
+
+def test_a_capital_where_a_sentence_opens_only_links_to_a_known_name() -> None:
+    # "Glad" and "Oliver" open their sentences, where every word has a capital; "Caroline" after a
+    # greeting opens hers too. Said elsewhere in the text, a name is a name.
+    found = extract_mentions("Glad you came! Oliver got sick.\nHey Caroline, \"Paris\" was lovely; we saw Paris.")
+    assert found == [Mention(EntityType.CONCEPT, "Glad", opens=True), Mention(EntityType.CONCEPT, "Oliver", opens=True),
+                     Mention(EntityType.CONCEPT, "Caroline", opens=True), Mention(EntityType.CONCEPT, "Paris")]
+    # A transcript line's speaker label opens its sentence; a colon inside a sentence does not.
+    assert extract_mentions("Melanie: Sounds great! We need two: Rome and Bath") == [
+        Mention(EntityType.CONCEPT, "Melanie", opens=True), Mention(EntityType.CONCEPT, "Sounds", opens=True),
+        Mention(EntityType.CONCEPT, "Rome"), Mention(EntityType.CONCEPT, "Bath")]
+
+
+def test_a_technology_that_is_an_everyday_word_is_named_as_spelled() -> None:
+    # "go", "rest" and "spring" are words first: only the spelling of the technology names it, and
+    # opening a sentence it is a capital like any other.
+    found = extract_mentions("Go for it! I need to rest this spring, then we go with Go, REST and Spring.")
+    assert found == [Mention(EntityType.TECHNOLOGY, "Go"), Mention(EntityType.TECHNOLOGY, "REST"),
+                     Mention(EntityType.TECHNOLOGY, "Spring")]
+    assert extract_mentions("Go for it, Rust fans.") == [Mention(EntityType.TECHNOLOGY, "Go", opens=True),
+                                                          Mention(EntityType.TECHNOLOGY, "Rust")]

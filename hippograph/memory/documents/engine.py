@@ -225,7 +225,9 @@ def memory_entry(
     ("Tech stack", "Convention"), which name nothing: the known technologies in ``attributes["value"]``
     unless ``mentions`` says otherwise."""
     if mentions is None:
-        mentions = extract_mentions(attributes["value"]) if isinstance(attributes.get("value"), str) else []
+        # A value is a phrase, not a sentence: a name opening it is a name.
+        mentions = ([(mention.kind, mention.name) for mention in extract_mentions(attributes["value"])]
+                    if isinstance(attributes.get("value"), str) else [])
     item = MemoryInput(
         content=content, tier=tier, kind=kind, attributes=attributes, mentions=mentions, extract_entities=False,
         records_entity=records, created_at=created_at,

@@ -127,7 +127,7 @@ def names(sentence: str) -> list[str]:
     """Proper names in a sentence; its first word counts only inside a longer name ("Yum!" is no name)."""
     opening = sentence.lstrip()
     lowered = opening[:1].lower() + opening[1:]
-    return [name for _, name in extract_mentions(lowered, limit=4)]
+    return [mention.name for mention in extract_mentions(lowered, limit=4)]
 
 
 def concrete_words(sentence: str) -> list[str]:

@@ -27,7 +27,7 @@ from hippograph.memory.recall import lucene
 from hippograph.memory.tiers import Scope, capacity, check_caller_id, persistent
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.writing import compression, scrubbing
-from hippograph.memory.writing.entities import USER_SCOPE, clean_name, extract_mentions, normalise_name
+from hippograph.memory.writing.entities import USER_SCOPE, Mention, clean_name, extract_mentions, normalise_name
 
 MAX_CONTENT_CHARS = 20_000
 
@@ -172,8 +172,9 @@ def speaker_of(attributes: Mapping[str, Any] | None) -> str | None:
     return " ".join(lucene.words(speaker)) or None
 
 
-def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str) -> dict[str, Any]:
-    """A row for ``upsert_entities``: the entity's identity within the tier's scope, and a fresh id for a new node."""
+def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str, opens: bool = False) -> dict[str, Any]:
+    """A row for ``upsert_entities``: the entity's identity within the tier's scope, a fresh id for a new
+    node, and whether it only links to an entity the user has (``Mention.opens``)."""
     display = clean_name(scrubbing.enforce(name, "redact").text)
     return {
         "key": f"{EntityType(kind).value}\x1f{normalise_name(display)}",
@@ -183,15 +184,17 @@ def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str) -> dict[st
         "type": EntityType(kind).value,
         "scopeKey": scope.project_id if tier is not Tier.LONG_TERM and scope.project_id else USER_SCOPE,
         "attributes": None,
+        "opens": opens,
     }
 
 
-def entity_rows(scope: Scope, tier: Tier, mentions: Sequence[tuple[EntityType, str]]) -> list[dict[str, Any]]:
-    """Rows for the entities ``mentions`` names, each once."""
+def entity_rows(scope: Scope, tier: Tier, mentions: Sequence[tuple[EntityType, str] | Mention]) -> list[dict[str, Any]]:
+    """Rows for the entities ``mentions`` names, each once (a name, if any of its mentions is one)."""
     rows: dict[str, dict[str, Any]] = {}
-    for kind, name in mentions:
-        row = entity_row(scope, tier, kind, name)
-        rows.setdefault(row["key"], row)
+    for kind, name, opens in (Mention(*mention) for mention in mentions):
+        row = entity_row(scope, tier, kind, name, opens)
+        if rows.setdefault(row["key"], row)["opens"] and not opens:
+            rows[row["key"]]["opens"] = False
     return list(rows.values())
 
 

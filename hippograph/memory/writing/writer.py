@@ -315,7 +315,8 @@ class Writer:
                 w = writes[i]
                 known[w.scope.user_id].add(w.admitted)
                 results[i] = Remembered(w.admitted.id, w.tier, w.admitted.tokens, redacted=w.admitted.redacted,
-                                        entity_ids=[entity_ids[row["key"]] for row in w.admitted.entities])
+                                        entity_ids=[entity_ids[row["key"]] for row in w.admitted.entities
+                                                    if row["key"] in entity_ids])
                 events.append((w.scope.user_id, "remember", [w.admitted.id], _detail(w.tier, w.admitted.redacted, None)))
         if events:
             self.audit.record_all_in(tx, events, announce)
@@ -532,7 +533,8 @@ class Writer:
         the entity each records, and the memories each derives from; returns entity ids by key."""
         ids = entity_cypher.upsert_entities(tx, user_id, [row for each in admitted for row in each.entities])
         entity_cypher.mention_many(tx, user_id, sorted({
-            (each.id, ids[row["key"]]) for each in admitted for row in each.entities if row["key"] != each.records_key
+            (each.id, ids[row["key"]]) for each in admitted for row in each.entities
+            if row["key"] != each.records_key and row["key"] in ids
         }))
         for each in admitted:
             if each.records_key is not None:

@@ -62,6 +62,8 @@ LARGE_CAPACITY = 10_000_000
 STEM = 5
 # The priorities whose budget delivers anything.
 DELIVERING = (Priority.CRITICAL, Priority.HIGH, Priority.MEDIUM)
+# The gate's shares of the first item's score (``Gates.of_top``) at which CRITICAL's delivery is measured.
+GATE_SHARES = (0.0, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)
 # A set of more conversations than this (LongMemEval: one haystack a question) is not listed by conversation.
 LISTED_CONVERSATIONS = 20
 
@@ -151,6 +153,8 @@ class Asked:
     method: str
     scores: dict[str, float]
     delivered: dict[Priority, Delivered]
+    # What CRITICAL's budget delivers at each of ``GATE_SHARES``.
+    gated: dict[float, Delivered]
     low_overlap: bool
     embed_ms: float
     query_ms: float
@@ -177,7 +181,10 @@ def ask_all(
             asked.append(Asked(
                 data.name, conversation.sample_id, question.kind, name,
                 metrics.score_question(ranked, set(question.evidence), by_session),
-                deliveries(services, result, profile, refs, question), shared == 0,
+                deliveries(services, result, profile, refs, question),
+                {share: delivered(services, result, profile.with_(of_top=share), Priority.CRITICAL, refs, question)
+                 for share in GATE_SHARES},
+                shared == 0,
                 result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
             ))
     return asked
@@ -210,15 +217,20 @@ def deliveries(
     services: Services, result: RecallResult, profile: RecallProfile, refs: Mapping[str, Sequence[str]],
     question: Question,
 ) -> dict[Priority, Delivered]:
-    """What each priority's budget delivers from the ranking: recall's own selection, without asking again;
+    """What each priority's budget delivers from the ranking."""
+    return {priority: delivered(services, result, profile, priority, refs, question) for priority in DELIVERING}
+
+
+def delivered(
+    services: Services, result: RecallResult, profile: RecallProfile, priority: Priority,
+    refs: Mapping[str, Sequence[str]], question: Question,
+) -> Delivered:
+    """What ``priority``'s budget delivers from the ranking: recall's own selection, without asking again;
     a memory counts for the turns it stands for (``refs``)."""
-    found = {}
-    for priority in DELIVERING:
-        items = select(result.ranking, profile, profile.gates.budgets[priority], services.tokens)
-        returned = {ref for item in items for ref in refs.get(item.id, ())}
-        found[priority] = Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
-                                    len(question.evidence))
-    return found
+    items = select(result.ranking, profile, profile.gates.budgets[priority], services.tokens)
+    returned = {ref for item in items for ref in refs.get(item.id, ())}
+    return Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
+                     len(question.evidence))
 
 
 def delivered_scores(delivered: Sequence[Delivered]) -> dict[str, float]:
@@ -276,7 +288,7 @@ def summarise(
             for name in profiles
         }
 
-    def delivered(name: str, priority: Priority) -> list[Delivered]:
+    def given(name: str, priority: Priority) -> list[Delivered]:
         return [a.delivered[priority] for a in asked if a.method == name]
 
     first = next(iter(profiles))
@@ -286,10 +298,15 @@ def summarise(
         "metrics": list(names),
         "results": by(lambda a: True),
         "delivered": {
-            priority.value: {name: _round(delivered_scores(delivered(name, priority))) for name in profiles}
+            priority.value: {name: _round(delivered_scores(given(name, priority))) for name in profiles}
             for priority in DELIVERING
         },
-        "delivered_by_count": {name: precision_by_count(delivered(name, Priority.CRITICAL)) for name in profiles},
+        "delivered_by_count": {name: precision_by_count(given(name, Priority.CRITICAL)) for name in profiles},
+        "gated": {
+            name: {str(share): _round(delivered_scores([a.gated[share] for a in asked if a.method == name]))
+                   for share in GATE_SHARES}
+            for name in profiles
+        },
         "low_overlap": {
             "questions": sum(1 for a in asked if a.low_overlap and a.method == first),
             "results": by(lambda a: a.low_overlap),
@@ -327,6 +344,7 @@ def describe(profile: RecallProfile) -> dict[str, Any]:
         "selection": profile.gates.selection.value,
         "full_above": profile.gates.full_above,
         "summary_above": profile.gates.summary_above,
+        "of_top": profile.gates.of_top,
         "max_hops": profile.relation.max_hops,
         "half_life_days": profile.recency.half_life_days,
         "vector_k": profile.vector.k,

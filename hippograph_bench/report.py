@@ -163,11 +163,24 @@ def _quality(summary: dict[str, Any], methods: list[str]) -> list[str]:
         counts = sorted({n for per in by_count.values() for n in per}, key=int)
         text.append(_table(["method", *(f"{n} items" for n in counts)],
                            [[m, *(_count_cell(per.get(n)) for n in counts)] for m, per in by_count.items()]))
+    if "gated" in summary:
+        gated = _gated(summary)
+        text.append(f"The gate as it moves, `{gated[0]}` at `critical`: an item scoring under this share of the first item's "
+                    "score is not delivered (`Gates.of_top`; 0 delivers the whole budget):\n")
+        text.append(_table(["share of the first", "items", "precision", "recall", "coverage", "hit"],
+                           [[share, d["items"], d["precision"], d["recall"], d["coverage"], d["hit"]]
+                            for share, d in gated[1].items()]))
     if "per_conversation" in summary:
         text.append("Recall@10 by conversation:\n")
         convs = summary["per_conversation"]
         text.append(_table(["method", *convs], [[m, *(convs[c]["results"][m]["recall@10"] for c in convs)] for m in methods]))
     return text
+
+
+def _gated(summary: dict[str, Any]) -> tuple[str, dict[str, dict[str, float]]]:
+    """The method whose gate is shown (hybrid, when it ran) and its delivery at each share."""
+    method = "hybrid" if "hybrid" in summary["gated"] else next(iter(summary["gated"]))
+    return method, summary["gated"][method]
 
 
 def _count_cell(cell: dict[str, float] | None) -> str:
@@ -341,14 +354,37 @@ def _save(fig: Any, path: Path) -> None:
 
 def _locomo_plot(result: dict[str, Any], path: Path) -> None:
     methods = list(result["results"])
-    fig, ax = _pyplot().subplots(figsize=(9, 4.2))
+    gated = "gated" in result
+    fig, axes = _pyplot().subplots(1, 2 if gated else 1, figsize=(14 if gated else 9, 4.2),
+                                   gridspec_kw={"width_ratios": [9, 5]} if gated else None, squeeze=False)
+    ax = axes[0][0]
     _grouped_bars(ax, list(METRICS), {m: [result["results"][m][k] for k in METRICS] for m in methods})
     ax.set_ylim(0, 1)
     ax.set_ylabel("score")
     ax.set_title(f"LoCoMo recall quality ({result['questions']} questions, {result['model']})")
     ax.legend(ncol=len(methods), fontsize=8, loc="upper left")
     ax.grid(axis="y", alpha=0.3)
+    if gated:
+        _gate_plot(axes[0][1], {name: summary for name, summary in result.get("sets", {}).items()} or {"all": result})
     _save(fig, path)
+
+
+def _gate_plot(ax: Any, summaries: dict[str, dict[str, Any]]) -> None:
+    """Precision against recall at critical as the gate's share of the first item's score moves, per set."""
+    for name, summary in summaries.items():
+        method, per_share = _gated(summary)
+        shares = list(per_share)
+        ax.plot([per_share[s]["recall"] for s in shares], [per_share[s]["precision"] for s in shares], marker="o",
+                label=name)
+        for share in (shares[0], shares[-1]):
+            ax.annotate(share, (per_share[share]["recall"], per_share[share]["precision"]), fontsize=7)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("recall delivered")
+    ax.set_ylabel("precision delivered")
+    ax.set_title(f"{method} at critical as the gate moves")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
 
 
 def _ablation_plot(result: dict[str, Any], path: Path) -> None:

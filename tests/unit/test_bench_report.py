@@ -88,6 +88,18 @@ def test_the_quality_report_has_a_table_per_set_and_per_question_type() -> None:
     assert "recall_any" not in locomo_part and "| method | single-hop (2) | multi-hop (1) |" in locomo_part
 
 
+def test_the_gate_table_and_plot_follow_hybrid_as_its_share_moves(tmp_path) -> None:
+    delivered = {"0.0": {"items": 3.0, "tokens": 120.0, "precision": 0.25, "recall": 0.66, "coverage": 1.0, "hit": 0.73},
+                 "0.9": {"items": 1.4, "tokens": 60.0, "precision": 0.41, "recall": 0.52, "coverage": 1.0, "hit": 0.55}}
+    locomo = {**_summary(3, METRICS, {}), "gated": {"vector": {"0.0": delivered["0.0"]}, "hybrid": delivered}}
+    result = {**_summary(3, METRICS, {}), "model": "m", "sets": {"locomo-dev": locomo}, "gated": locomo["gated"]}
+    text = report.section("locomo", result, None)
+    assert "The gate as it moves, `hybrid` at `critical`" in text
+    assert "| 0.9 | 1.400 | 0.410 | 0.520 | 1.000 | 0.550 |" in text
+    written = report.write(tmp_path / "locomo.json", "locomo", result)
+    assert (tmp_path / "locomo.png") in written and (tmp_path / "locomo.png").stat().st_size > 0
+
+
 def test_the_lifecycle_page_compares_each_set_with_the_same_set_of_the_raw_run() -> None:
     from hippograph_bench import lifecycle
 

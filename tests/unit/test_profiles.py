@@ -93,6 +93,14 @@ def test_threshold_selection_full_summary_skip() -> None:
     assert [(i.id, i.mode) for i in items] == [("full", Mode.FULL), ("summary", Mode.SUMMARY)]
 
 
+def test_the_gate_delivers_nothing_under_its_share_of_the_first_score() -> None:
+    ranked = [candidate("first", 0.8), candidate("close", 0.65), candidate("far", 0.55), candidate("closer", 0.7)]
+    gated = PROFILES["hybrid"].with_(of_top=0.8)
+    # 0.8 of the first's 0.8 is 0.64: "far" stops the walk, and what ranks after it is not read.
+    assert [i.id for i in select(ranked, gated, Budget(3, 300), TOKENS)] == ["first", "close"]
+    assert [i.id for i in select(ranked, PROFILES["hybrid"], Budget(3, 300), TOKENS)] == ["first", "close", "far"]
+
+
 def test_summary_is_the_stored_one_or_the_content_cut_short() -> None:
     long = " ".join(f"word{i}" for i in range(200))
     with_summary = candidate("a", 0.4, long, summary="the gist")
@@ -134,6 +142,7 @@ def test_budgets_are_never_exceeded(priority: Priority, profile: str, rows: list
     assert sum(i.tokens for i in items) <= budget.tokens
     assert all(i.tokens == TOKENS.count(i.content) for i in items)
     if chosen.gates.selection is Selection.THRESHOLD:
+        assert all(i.score >= chosen.gates.of_top * max(c.score for c in ranked) for i in items)
         assert all(i.score > chosen.gates.summary_above for i in items)
         assert all(i.mode is Mode.SUMMARY or i.score > chosen.gates.full_above for i in items)
 

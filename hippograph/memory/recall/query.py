@@ -268,8 +268,11 @@ def select(
     """
     items: list[RecalledItem] = []
     used = 0
+    gates = profile.gates
+    least = (gates.of_top * max(c.score for c in ranked) if ranked and gates.selection is Selection.THRESHOLD
+             else float("-inf"))
     for candidate in ranked:
-        if len(items) >= budget.items:
+        if len(items) >= budget.items or candidate.score < least:
             break
         for mode in _modes(candidate, profile):
             text = candidate.content if mode is Mode.FULL else summary_text(candidate, profile, tokens)

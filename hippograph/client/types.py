@@ -177,6 +177,8 @@ class RecallTotals:
 class RecallGates:
     full_above: float
     summary_above: float
+    # Nothing under this share of the first item's score is delivered.
+    of_top: float
 
 
 @dataclass(frozen=True)

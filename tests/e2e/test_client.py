@@ -16,6 +16,7 @@ from hippograph.client import (
     verify_erasure,
 )
 from hippograph.memory import keys
+from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.services import Services
 from api_client import new_user
 
@@ -61,6 +62,10 @@ def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: 
     assert [row.score for row in result.ranking] == sorted((row.score for row in result.ranking), reverse=True)
     assert {item.id for item in result.items} <= {row.id for row in result.ranking}
     assert all(row.score > result.gates.summary_above for row in result.ranking)
+    # The gate reads the ranking: the items are the ranking's first rows down to ofTop of the first score.
+    assert result.gates.of_top == PROFILES["hybrid"].gates.of_top > 0
+    reach = [row.id for row in result.ranking if row.score >= result.gates.of_top * result.ranking[0].score]
+    assert [item.id for item in result.items] == reach[:3]
     # Each score is its components weighted: what the explorer's stacked bars draw.
     assert all(row.score == pytest.approx(result.weights.score(row.components)) for row in result.ranking)
     top = result.ranking[0]

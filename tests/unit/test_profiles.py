@@ -98,7 +98,8 @@ def test_the_gate_delivers_nothing_under_its_share_of_the_first_score() -> None:
     gated = PROFILES["hybrid"].with_(of_top=0.8)
     # 0.8 of the first's 0.8 is 0.64: "far" stops the walk, and what ranks after it is not read.
     assert [i.id for i in select(ranked, gated, Budget(3, 300), TOKENS)] == ["first", "close"]
-    assert [i.id for i in select(ranked, PROFILES["hybrid"], Budget(3, 300), TOKENS)] == ["first", "close", "far"]
+    whole = PROFILES["hybrid"].with_(of_top=0.0)
+    assert [i.id for i in select(ranked, whole, Budget(3, 300), TOKENS)] == ["first", "close", "far"]
 
 
 def test_summary_is_the_stored_one_or_the_content_cut_short() -> None:

@@ -923,10 +923,12 @@ export type RankedMemory = {
   tier: Tier;
 };
 
-/** A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, else skipped. */
+/** A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, else skipped; nothing under `ofTop` times the first item's score is delivered. */
 export type RecallGates = {
   __typename?: 'RecallGates';
   fullAbove: Scalars['Float']['output'];
+  /** The share of the first item's score an item must reach to be delivered, whatever budget is left (0: the whole budget). */
+  ofTop: Scalars['Float']['output'];
   summaryAbove: Scalars['Float']['output'];
 };
 

@@ -105,10 +105,10 @@ class RecallResult:
     # with its score and components (the explorer draws it; the benchmarks score it).
     ranking: list[Candidate] = field(default_factory=list)
     timings: Timings | None = None
-    # What the scores are measured against: the profile's lines (full above, summary above; None when it
-    # keeps each tier's top k instead) and its weights and boosts (score = the weighted components times
-    # 1 + time_boost·time, times 1 + period_boost·period).
-    lines: tuple[float, float] | None = None
+    # What the scores are measured against: the profile's lines (full above, summary above, the share of
+    # the first score delivered down to; None when it keeps each tier's top k instead) and its weights and
+    # boosts (score = the weighted components times 1 + time_boost·time, times 1 + period_boost·period).
+    lines: tuple[float, float, float] | None = None
     weights: dict[str, float] = field(default_factory=dict)
     # The audit event that logged this recall (what it returned): a decision names it as what informed it.
     event_id: str | None = None
@@ -195,7 +195,8 @@ def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
     """``RecallResult.lines`` of a profile and ``weights`` of the fusion that weighed the query."""
     gates = profile.gates
     return {
-        "lines": (gates.full_above, gates.summary_above) if gates.selection is Selection.THRESHOLD else None,
+        "lines": ((gates.full_above, gates.summary_above, gates.of_top) if gates.selection is Selection.THRESHOLD
+                  else None),
         "weights": {**fusion.weights.as_params(), "time_boost": fusion.time.time_boost,
                     "period_boost": fusion.time.period_boost},
     }

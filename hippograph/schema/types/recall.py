@@ -74,10 +74,12 @@ class RankedMemory:
 
 
 @strawberry.type(description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
-                             "else skipped.")
+                             "else skipped; nothing under `ofTop` times the first item's score is delivered.")
 class RecallGates:
     full_above: float
     summary_above: float
+    of_top: float = strawberry.field(description="The share of the first item's score an item must reach to be "
+                                                 "delivered, whatever budget is left (0: the whole budget).")
 
 
 @strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
@@ -139,7 +141,8 @@ class RecallAnswer:
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
-            gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1]) if result.lines else None,
+            gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1], of_top=result.lines[2])
+            if result.lines else None,
             weights=RecallWeights(**result.weights),
             recall_id=strawberry.ID(result.event_id) if result.event_id else None,
             ranked=result.ranking,

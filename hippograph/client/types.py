@@ -107,6 +107,8 @@ class ScoreComponents:
     relation: float
     time: float
     period: float
+    # What the memory carries from a strong match beside it in its session; the score is at least this.
+    carried: float
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,8 @@ class RecallGates:
 @dataclass(frozen=True)
 class RecallWeights:
     """score = (vector·vector + keyword·keyword + recency·recency + relation·relation)
-    × (1 + time_boost·time) × (1 + period_boost·period), each term a component."""
+    × (1 + time_boost·time) × (1 + period_boost·period), each term a component, or ``carried`` where that
+    is more (a style with ``carry``)."""
 
     vector: float
     keyword: float
@@ -192,12 +195,14 @@ class RecallWeights:
     relation: float
     time_boost: float
     period_boost: float
+    # A strong match's session neighbour scores at least this times the match's strength (``carried``).
+    carry: float
 
     def score(self, c: ScoreComponents) -> float:
         """The score these weights give these components."""
         weighted = (self.vector * (c.vector or 0.0) + self.keyword * c.keyword + self.recency * c.recency
                     + self.relation * c.relation)
-        return weighted * (1 + self.time_boost * c.time) * (1 + self.period_boost * c.period)
+        return max(weighted * (1 + self.time_boost * c.time) * (1 + self.period_boost * c.period), c.carried)
 
 
 @dataclass(frozen=True)

@@ -253,37 +253,47 @@ WITH m, sources,
           WHEN hops IS NULL OR hops > $maxHops THEN 0.0
           ELSE $mentionShare * (1.0 - (hops - 1) / toFloat($maxHops)) END AS entityRelation,
      CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
+     // A style that carries ($carry) scores a strong match's neighbour at least $carry times that match's
+     // strength: a candidate in its own right, not only a share of relation (a cue and the turn after it).
+     CASE WHEN neighbour IS NULL THEN 0.0 ELSE $carry * neighbour END AS carried,
      duration.inSeconds(m.createdAt, $now).seconds / 86400.0 AS ageDays
-WITH m, sources, cosine, keyword, entityRelation, neighbour,
+WITH m, sources, cosine, keyword, entityRelation, neighbour, carried,
      // With neighbours on, relation is the mean of its two parts (a hub entity must not drown the timeline).
      CASE WHEN $seedK > 0 THEN (entityRelation + neighbour) / 2.0 ELSE entityRelation END AS relation,
      CASE WHEN cosine IS NULL THEN null WHEN cosine < 0 THEN 0.0 ELSE cosine END AS vector,
      CASE WHEN ageDays IS NULL THEN 0.0 WHEN ageDays <= 0 THEN 1.0 ELSE 0.5 ^ (ageDays / $halfLifeDays) END AS recency
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour,
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, carried,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
        + $weights.recency * recency + $weights.relation * relation AS weighted
 // Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum; one
 // written in a period the query names ($periods), (1 + periodBoost) times. Both are read only where that
-// can change what comes back: a memory whose sum, boosted all it can be ($mostBoost), is under the floor
-// or under the limit-th best sum (which the result's last score is at least) is left out.
-WHERE weighted * $mostBoost > $floor
+// can change what comes back: a memory whose score can be at most its sum boosted all it can be
+// ($mostBoost) or what it carries, and that is under the floor or under the limit-th best of what the
+// scores are at least (which the result's last score is at least), is left out.
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, carried, weighted,
+     CASE WHEN carried > weighted * $mostBoost THEN carried ELSE weighted * $mostBoost END AS most,
+     CASE WHEN carried > weighted THEN carried ELSE weighted END AS least
+WHERE most > $floor
 WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
-              relation: relation, entityRelation: entityRelation, neighbour: neighbour, weighted: weighted}) AS rows
+              relation: relation, entityRelation: entityRelation, neighbour: neighbour, carried: carried,
+              weighted: weighted, most: most, least: least}) AS rows
 CALL (rows) {
   UNWIND rows AS row
-  WITH row.weighted AS weighted ORDER BY weighted DESC LIMIT $limit
+  WITH row.least AS least ORDER BY least DESC LIMIT $limit
   // With tiers first the result is not the best sums: every memory may come back.
-  RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(weighted) END AS cut
+  RETURN CASE WHEN $tierFirst OR count(*) < $limit THEN null ELSE min(least) END AS cut
 }
 UNWIND rows AS row
-WITH row, cut WHERE cut IS NULL OR row.weighted * $mostBoost >= cut
+WITH row, cut WHERE cut IS NULL OR row.most >= cut
 WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
      row.recency AS recency, row.relation AS relation, row.entityRelation AS entityRelation,
-     row.neighbour AS neighbour, row.weighted AS weighted,
+     row.neighbour AS neighbour, row.carried AS carried, row.weighted AS weighted,
      CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
      CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period,
-     weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS score
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, carried,
+     weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS boosted
+WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, carried,
+     CASE WHEN carried > boosted THEN carried ELSE boosted END AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
@@ -308,6 +318,11 @@ class Components:
     period: float = field(metadata={"description": (
         "1 when the memory was written in a day, month or year the query names (\"in December 2023\", "
         "\"on October 13, 2023\"): the weighted sum is then multiplied by 1 + the profile's period boost; else 0.")})
+    carried: float = field(default=0.0, metadata={"description": (
+        "What the memory carries from a strong match it follows (or, at the profile's preceding share, precedes) "
+        "in its session: the weights' carry times that match's strength (its cosine, or its keyword score over "
+        "the best). The score is the larger of this and the boosted weighted sum; 0 when the query's style "
+        "carries nothing (only statements do).")})
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Components:
@@ -486,6 +501,8 @@ class RecallQuery:
     periods: Sequence[tuple[datetime, datetime]] = ()
     # The store as it was at this moment (``now`` is then this moment too); None: as it is.
     as_of: datetime | None = None
+    # A strong match's session neighbour scores at least this times the match's strength (``Components.carried``).
+    carry: float = 0.0
 
     @property
     def most_boost(self) -> float:
@@ -505,7 +522,7 @@ class RecallQuery:
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
             "queryWords": list(self.query_words), "saysWhen": self.says_when,
             "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
-            "now": self.now, "asOf": self.as_of, "weights": dict(self.weights),
+            "now": self.now, "asOf": self.as_of, "weights": dict(self.weights), "carry": float(self.carry),
             "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
             "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
             **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),

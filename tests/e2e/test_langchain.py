@@ -41,7 +41,7 @@ def test_the_retrievers_documents_are_the_delivered_items(api_server: Server, ke
     top = docs[0].metadata
     assert top["tier"] == "PROJECT" and top["mode"] in ("FULL", "SUMMARY") and top["tokens"] > 0
     assert top["score"] == pytest.approx(expected[0].score)
-    assert set(top["components"]) == {"vector", "keyword", "recency", "relation", "time", "period"}
+    assert set(top["components"]) == {"vector", "keyword", "recency", "relation", "time", "period", "carried"}
     assert top["components"]["vector"] > 0
 
     again = asyncio.run(retriever.ainvoke("how does the shop deploy?"))

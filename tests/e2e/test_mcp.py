@@ -96,7 +96,7 @@ def test_remember_then_recall_over_http_with_score_components(api_server: Server
                 "query": "which database does billing use?", "project": "billing", "priority": "CRITICAL"}))
             assert found["items"][0]["id"] == stored["memoryId"]
             item = found["items"][0]
-            assert set(item["components"]) == {"vector", "keyword", "recency", "relation", "time", "period"}
+            assert set(item["components"]) == {"vector", "keyword", "recency", "relation", "time", "period", "carried"}
             assert 0 < item["score"] <= 1 and item["tokens"] > 0
             assert found["totals"]["budgetItems"] == 3
     run(work)

@@ -338,6 +338,35 @@ def test_neighbouring_memories_in_a_session_timeline(clean_db: Services) -> None
     assert ids["elsewhere"] not in by_id or by_id[ids["elsewhere"]].neighbour == 0.0
 
 
+def test_a_statement_s_strong_match_carries_the_memory_after_it(clean_db: Services) -> None:
+    # A cue and the turn after it, which shares nothing with the trigger said weeks later; a stray
+    # memory elsewhere. The statement's vector finds the cue; the cue carries the turn after it.
+    cue = "Ana: after learning to say no to extra work, I've felt a lot less stressed"
+    ids = write(clean_db, [
+        {"key": "cue", "content": cue, "tier": "SESSION", "age": 30.002},
+        {"key": "after", "content": "Ana: it took me years, and my sister kept nagging me about it", "tier": "SESSION",
+         "age": 30.001},
+        {"key": "stray", "content": "Bo: the ledger service moved to a new region", "tier": "SESSION", "session": "s9",
+         "age": 1},
+    ])
+    trigger = "I ended up volunteering for that project, and now I'm totally overwhelmed."
+    profile = PROFILES["hybrid"].with_(summary_above=-1.0, full_above=-1.0, budgets=GENEROUS)
+    result = recall(clean_db, trigger, Scope("u1"), "critical", profile, now=NOW, record_access=False)
+    carry = profile.fusion(Style.STATEMENT).carry
+    assert carry > 0 and result.weights["carry"] == carry
+    by_id = {c.id: c for c in result.ranking}
+    cue_row, after = by_id[ids["cue"]], by_id[ids["after"]]
+    # The cue is the strongest match (its neighbour share is what it lends): the turn after it scores
+    # carry times the cue's cosine, above its own, and stays under the cue.
+    assert after.components.carried == pytest.approx(carry * cue_row.cosine, abs=1e-6)
+    assert after.score == pytest.approx(after.components.carried) and after.components.vector < after.score
+    assert [c.id for c in result.ranking][:2] == [ids["cue"], ids["after"]]
+    # Asked as a question, nothing is carried: the score is the weighted sum.
+    asked = recall(clean_db, "Why does Ana feel less stressed?", Scope("u1"), "critical", profile, now=NOW,
+                   record_access=False)
+    assert asked.weights["carry"] == 0 and all(c.components.carried == 0 for c in asked.ranking)
+
+
 def test_a_session_memory_is_found_by_what_was_said_right_before_it(clean_db: Services) -> None:
     answer = "Bo: wonderful, we ate pastries every morning"
     ids = write(clean_db, [
@@ -592,6 +621,7 @@ def test_each_style_of_query_is_weighed_by_its_own_fusion(clean_db: Services) ->
                                         + question.weights.relation * parts.relation, abs=1e-9)
     # The result's weights are the ones that weighed the query: its score splits into them.
     assert weighed["I think we moved the database migration to Friday"] == {
-        **statement_weights.as_params(), "time_boost": 0.0, "period_boost": 0.0}
+        **statement_weights.as_params(), "time_boost": 0.0, "period_boost": 0.0, "carry": 0.0}
     assert weighed["Did we move the database migration to Friday?"] == {
-        **question.weights.as_params(), "time_boost": question.time.time_boost, "period_boost": question.time.period_boost}
+        **question.weights.as_params(), "time_boost": question.time.time_boost, "period_boost": question.time.period_boost,
+        "carry": question.carry}

@@ -33,7 +33,7 @@ def mcp_tools() -> dict[str, Any]:
 
 def test_the_score_components_are_declared_once_and_the_four_agree() -> None:
     declared = [part.name for part in fields(Components)]
-    assert declared == list(COMPONENTS) == ["vector", "keyword", "recency", "relation", "time", "period"]
+    assert declared == list(COMPONENTS) == ["vector", "keyword", "recency", "relation", "time", "period", "carried"]
 
     # The Cypher: the statement's last RETURN has a column for each, in the declared order.
     returned = [re.split(r"\s+AS\s+", column.strip())[-1]

@@ -16,9 +16,10 @@ type Result = ExplorerRecallQuery["recall"];
 type Weights = Result["weights"];
 type Row = { id: string; content: string; tier: string; score: number; components: ComponentsFragment };
 
-export const COMPONENTS = ["vector", "keyword", "recency", "relation", "time", "period"] as const;
+export const COMPONENTS = ["vector", "keyword", "recency", "relation", "time", "period", "carried"] as const;
 
-// Each component's share of a score: the four weighted terms, then what the time and period boosts added.
+// Each component's share of a score: the four weighted terms, then what the time and period boosts added,
+// then what a strong match beside it carried past that (a statement's score is the larger of the two).
 export function shares(c: ComponentsFragment, w: Weights, score: number): Record<string, number> {
   const terms = {
     vector: w.vector * (c.vector ?? 0),
@@ -28,7 +29,9 @@ export function shares(c: ComponentsFragment, w: Weights, score: number): Record
   };
   const weighted = terms.vector + terms.keyword + terms.recency + terms.relation;
   const timed = weighted * w.timeBoost * c.time;
-  const parts: Record<string, number> = { ...terms, time: timed, period: (weighted + timed) * w.periodBoost * c.period };
+  const period = (weighted + timed) * w.periodBoost * c.period;
+  const carried = Math.max(0, c.carried - (weighted + timed + period));
+  const parts: Record<string, number> = { ...terms, time: timed, period, carried };
   // They add up to the score; scaled to it so that rounding never shows as a gap.
   const total = Object.values(parts).reduce((a, b) => a + b, 0);
   for (const name of Object.keys(parts)) parts[name] = total > 0 ? (parts[name] * score) / total : 0;
@@ -79,7 +82,7 @@ function legend(result: Result): HTMLElement {
   const w = result.weights;
   const weights: Record<string, string> = {
     vector: `×${w.vector}`, keyword: `×${w.keyword}`, recency: `×${w.recency}`, relation: `×${w.relation}`,
-    time: `boost ${w.timeBoost}`, period: `boost ${w.periodBoost}`,
+    time: `boost ${w.timeBoost}`, period: `boost ${w.periodBoost}`, carried: `×${w.carry} of a match beside it`,
   };
   const shown = el("p", { class: "legend" });
   for (const name of COMPONENTS) {

@@ -59,7 +59,7 @@ export type Tier =
   | 'PROJECT'
   | 'SESSION';
 
-export type ComponentsFragment = { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number };
+export type ComponentsFragment = { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number };
 
 export type NodeFragment = { id: string, name: string, type: EntityType, project: string | null, active: boolean };
 
@@ -72,7 +72,7 @@ export type ExplorerRecallQueryVariables = Exact<{
 }>;
 
 
-export type ExplorerRecallQuery = { recall: { profile: string, items: Array<{ id: string, content: string, mode: RecallMode, tier: Tier, score: number, tokens: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number } }>, ranking: Array<{ id: string, content: string, tier: Tier, score: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number } }>, totals: { items: number, tokens: number, budgetItems: number, budgetTokens: number }, gates: { fullAbove: number, summaryAbove: number } | null, weights: { vector: number, keyword: number, recency: number, relation: number, timeBoost: number, periodBoost: number }, timings: { embedMs: number, queryMs: number, totalMs: number } | null } };
+export type ExplorerRecallQuery = { recall: { profile: string, items: Array<{ id: string, content: string, mode: RecallMode, tier: Tier, score: number, tokens: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, ranking: Array<{ id: string, content: string, tier: Tier, score: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, totals: { items: number, tokens: number, budgetItems: number, budgetTokens: number }, gates: { fullAbove: number, summaryAbove: number } | null, weights: { vector: number, keyword: number, recency: number, relation: number, timeBoost: number, periodBoost: number, carry: number }, timings: { embedMs: number, queryMs: number, totalMs: number } | null } };
 
 export type ExplorerMemoryQueryVariables = Exact<{
   id: string | number;
@@ -158,6 +158,7 @@ export const ComponentsFragmentDoc = new TypedDocumentString(`
   relation
   time
   period
+  carried
 }
     `, {"fragmentName":"Components"}) as unknown as TypedDocumentString<ComponentsFragment, unknown>;
 export const NodeFragmentDoc = new TypedDocumentString(`
@@ -216,6 +217,7 @@ export const ExplorerRecallDocument = new TypedDocumentString(`
       relation
       timeBoost
       periodBoost
+      carry
     }
     timings {
       embedMs
@@ -231,6 +233,7 @@ export const ExplorerRecallDocument = new TypedDocumentString(`
   relation
   time
   period
+  carried
 }`) as unknown as TypedDocumentString<ExplorerRecallQuery, ExplorerRecallQueryVariables>;
 export const ExplorerMemoryDocument = new TypedDocumentString(`
     query ExplorerMemory($id: ID!) {

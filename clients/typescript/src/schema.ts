@@ -978,9 +978,11 @@ export type RecallTotals = {
   tokens: Scalars['Int']['output'];
 };
 
-/** The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a component. */
+/** The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a component, or the `carried` component where that is more. */
 export type RecallWeights = {
   __typename?: 'RecallWeights';
+  /** A strong match's session neighbour scores at least this times the match's strength (the `carried` component); 0: nothing is carried. */
+  carry: Scalars['Float']['output'];
   keyword: Scalars['Float']['output'];
   periodBoost: Scalars['Float']['output'];
   recency: Scalars['Float']['output'];
@@ -1126,6 +1128,8 @@ export type ScopeForgotten = {
 /** The score's parts, each in [0, 1]; `vector` is null when the profile embeds nothing. */
 export type ScoreComponents = {
   __typename?: 'ScoreComponents';
+  /** What the memory carries from a strong match it follows (or, at the profile's preceding share, precedes) in its session: the weights' carry times that match's strength (its cosine, or its keyword score over the best). The score is the larger of this and the boosted weighted sum; 0 when the query's style carries nothing (only statements do). */
+  carried: Scalars['Float']['output'];
   keyword: Scalars['Float']['output'];
   /** 1 when the memory was written in a day, month or year the query names ("in December 2023", "on October 13, 2023"): the weighted sum is then multiplied by 1 + the profile's period boost; else 0. */
   period: Scalars['Float']['output'];

@@ -146,12 +146,16 @@ class Weights:
 
 @dataclass(frozen=True)
 class Fusion:
-    """How a query of one style weighs what the branches measured: the weights and the time and period boosts."""
+    """How a query of one style weighs what the branches measured: the weights, the time and period boosts,
+    and what a strong match's session neighbour carries of its strength (``Components.carried``)."""
 
     weights: Weights
     time: TimeMatch = TimeMatch()
+    carry: float = 0.0
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.carry <= 1.0:
+            raise ProfileError(f"carry must be between 0 and 1, got {self.carry}")
         if self.time.time_boost < 0:
             raise ProfileError(f"time_boost must not be negative, got {self.time.time_boost}")
         if self.time.period_boost < 0:
@@ -299,7 +303,8 @@ def fitted(path: Path = HYBRID_FIT) -> Fitted:
         time=TimeMatch(time_boost=data.get("time_boost", 0.0), period_boost=data.get("period_boost", 0.0)),
         styles=MappingProxyType({
             Style(name): Fusion(Weights(**style["weights"]),
-                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)))
+                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)),
+                                style.get("carry", 0.0))
             for name, style in data.get("styles", {}).items()
         }),
     )

@@ -198,7 +198,7 @@ def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
         "lines": ((gates.full_above, gates.summary_above, gates.of_top) if gates.selection is Selection.THRESHOLD
                   else None),
         "weights": {**fusion.weights.as_params(), "time_boost": fusion.time.time_boost,
-                    "period_boost": fusion.time.period_boost},
+                    "period_boost": fusion.time.period_boost, "carry": fusion.carry},
     }
 
 
@@ -252,6 +252,7 @@ def build_query(
         neighbours=profile.neighbours,
         recency=profile.recency,
         time=fusion.time,
+        carry=fusion.carry,
         floor=profile.floor,
         tier_first=profile.gates.tier_first,
         limit=profile.gates.candidates,

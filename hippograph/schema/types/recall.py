@@ -84,7 +84,7 @@ class RecallGates:
 
 @strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
                              "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
-                             "component.")
+                             "component, or the `carried` component where that is more.")
 class RecallWeights:
     vector: float
     keyword: float
@@ -92,6 +92,8 @@ class RecallWeights:
     relation: float
     time_boost: float
     period_boost: float
+    carry: float = strawberry.field(description="A strong match's session neighbour scores at least this times the "
+                                                "match's strength (the `carried` component); 0: nothing is carried.")
 
 
 @strawberry.type

@@ -79,10 +79,12 @@ def test_delivered_sets_are_scored_per_priority(clean_db: Services, conversation
     assert vector["items"] == 3 and vector["coverage"] == 1.0 and vector["precision"] <= 1 / 3 + 1e-9
     assert vector["precision"] == pytest.approx(vector["hit"] / 3, abs=1e-3)
     assert result["delivered_by_count"]["vector"] == {"3": {"questions": 3, "precision": vector["precision"]}}
-    # The gate as it moves: at share 0 the whole budget; a higher share delivers a prefix of what a lower one does.
-    for name in methods:
+    # The gate as it moves: at the profile's own share what critical delivered; a higher share delivers a
+    # prefix of what a lower one does.
+    for name, profile in methods.items():
+        assert profile.gates.of_top in locomo.GATE_SHARES
+        assert result["gated"][name][str(profile.gates.of_top)] == result["delivered"]["critical"][name]
         gated = [result["gated"][name][str(share)] for share in locomo.GATE_SHARES]
-        assert gated[0] == result["delivered"]["critical"][name]
         assert all(higher["items"] <= lower["items"] and higher["hit"] <= lower["hit"]
                    for lower, higher in zip(gated, gated[1:]))
         assert gated[-1]["coverage"] == 1.0

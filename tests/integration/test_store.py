@@ -81,6 +81,10 @@ def test_a_capital_opening_a_sentence_links_to_a_known_name_and_makes_none(clean
     batch = bulk_import(clean_db, ALICE, [MemoryInput("Maria called.", Tier.PROJECT), MemoryInput("I met Maria.", Tier.PROJECT)])
     assert [mentioned(clean_db, ids[0]) for ids in batch] == [["Maria"], ["Maria"]]
     assert count(clean_db, "MATCH (e:Entity {userId: 'alice'}) WHERE e.name IN ['Glad', 'Sounds'] RETURN count(e)") == 0
+    # A turn's speaker names who said it: the label makes the entity.
+    said = bulk_import(clean_db, ALICE, [MemoryInput("Nora: Glad you asked.", Tier.SESSION, kind="turn",
+                                                     attributes={"speaker": "Nora"})])
+    assert mentioned(clean_db, said[0][0]) == ["Nora"]
 
 
 SECRETS = {

@@ -56,6 +56,14 @@ def test_a_capital_where_a_sentence_opens_only_links_to_a_known_name() -> None:
         Mention(EntityType.CONCEPT, "Rome"), Mention(EntityType.CONCEPT, "Bath")]
 
 
+def test_the_speaker_s_own_label_is_a_name() -> None:
+    # Who said a line names someone, opening it or not; the other capitals there still only open it.
+    assert extract_mentions("Melanie: Glad you came, Caroline", speaker="Melanie") == [
+        Mention(EntityType.CONCEPT, "Melanie"), Mention(EntityType.CONCEPT, "Glad", opens=True),
+        Mention(EntityType.CONCEPT, "Caroline")]
+    assert extract_mentions("Melanie: Glad you came")[0] == Mention(EntityType.CONCEPT, "Melanie", opens=True)
+
+
 def test_a_technology_that_is_an_everyday_word_is_named_as_spelled() -> None:
     # "go", "rest" and "spring" are words first: only the spelling of the technology names it, and
     # opening a sentence it is a capital like any other.

@@ -163,13 +163,17 @@ def content_hash(tier: Tier, scope: Scope, content: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def _said_by(attributes: Mapping[str, Any] | None) -> str | None:
+    """``attributes.speaker`` as written (already scrubbed), or None."""
+    speaker = (attributes or {}).get("speaker")
+    return speaker if isinstance(speaker, str) else None
+
+
 def speaker_of(attributes: Mapping[str, Any] | None) -> str | None:
     """Who said the memory (``attributes.speaker``, already scrubbed) as lower-case words; recall matches
     them against the query's words."""
-    speaker = (attributes or {}).get("speaker")
-    if not isinstance(speaker, str):
-        return None
-    return " ".join(lucene.words(speaker)) or None
+    speaker = _said_by(attributes)
+    return (" ".join(lucene.words(speaker)) or None) if speaker is not None else None
 
 
 def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str, opens: bool = False) -> dict[str, Any]:
@@ -246,7 +250,7 @@ def admit(
         label = KIND_LABELS[item.kind]
         # The entity a record is about comes first: its row is the one the memory RECORDS.
         wanted = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
-                  *(extract_mentions(scrubbed.text) if item.extract_entities else [])]
+                  *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else [])]
         entities = entity_rows(scope, item.tier, wanted)
         admitted.append(Admitted(
             row={

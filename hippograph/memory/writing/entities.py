@@ -109,10 +109,12 @@ def _keep(found: dict[tuple[EntityType, str], Mention], mention: Mention) -> Non
         found[key] = found[key]._replace(opens=False)
 
 
-def extract_mentions(text: str, limit: int = 12) -> list[Mention]:
+def extract_mentions(text: str, limit: int = 12, speaker: str | None = None) -> list[Mention]:
     """Technologies and proper names mentioned in ``text``, deduplicated, in order of appearance; a name
-    said both where a sentence opens and elsewhere is a name (``Mention.opens`` false)."""
+    said both where a sentence opens and elsewhere is a name (``Mention.opens`` false), and so is the
+    name of the text's ``speaker`` (a transcript line's label, "Caroline: …", names who said it)."""
     found: dict[tuple[EntityType, str], Mention] = {}
+    said_by = normalise_name(speaker) if speaker else None
     for match in _TECH_PATTERN.finditer(text):
         name = _CANONICAL_TECH[match.group(1).lower()]
         everyday = name in EVERYDAY_WORDS
@@ -129,7 +131,8 @@ def extract_mentions(text: str, limit: int = 12) -> list[Mention]:
         phrase = " ".join(words).removesuffix("'s")
         if len(phrase) < 2 or normalise_name(phrase) in tech_names:
             continue
-        _keep(found, Mention(EntityType.CONCEPT, phrase, _opens_sentence(text, match.start())))
+        opens = normalise_name(phrase) != said_by and _opens_sentence(text, match.start())
+        _keep(found, Mention(EntityType.CONCEPT, phrase, opens))
         if len(found) >= limit:
             break
     return list(found.values())[:limit]

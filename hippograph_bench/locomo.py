@@ -173,6 +173,8 @@ def ask_all(
     """Every question of the conversation asked of every method, scored; ``refs`` maps a memory to the
     turns it stands for (a turn or a part of one for itself, a fact for those it came from), in order."""
     asked = []
+    # Each profile with its gate at each share, made once for every question.
+    gates = {name: {share: profile.with_(of_top=share) for share in GATE_SHARES} for name, profile in profiles.items()}
     for question, shared in zip(conversation.questions, shared_words(conversation)):
         by_session = (session_of, set(question.sessions)) if data.sessions_scored else None
         for name, profile in profiles.items():
@@ -182,8 +184,8 @@ def ask_all(
                 data.name, conversation.sample_id, question.kind, name,
                 metrics.score_question(ranked, set(question.evidence), by_session),
                 deliveries(services, result, profile, refs, question),
-                {share: delivered(services, result, profile.with_(of_top=share), Priority.CRITICAL, refs, question)
-                 for share in GATE_SHARES},
+                {share: delivered(services, result, gated, Priority.CRITICAL, refs, question)
+                 for share, gated in gates[name].items()},
                 shared == 0,
                 result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
             ))

@@ -365,7 +365,7 @@ def _locomo_plot(result: dict[str, Any], path: Path) -> None:
     ax.legend(ncol=len(methods), fontsize=8, loc="upper left")
     ax.grid(axis="y", alpha=0.3)
     if gated:
-        _gate_plot(axes[0][1], {name: summary for name, summary in result.get("sets", {}).items()} or {"all": result})
+        _gate_plot(axes[0][1], result.get("sets") or {"all": result})
     _save(fig, path)
 
 

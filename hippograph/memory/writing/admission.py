@@ -197,8 +197,8 @@ def entity_rows(scope: Scope, tier: Tier, mentions: Sequence[tuple[EntityType, s
     rows: dict[str, dict[str, Any]] = {}
     for kind, name, opens in (Mention(*mention) for mention in mentions):
         row = entity_row(scope, tier, kind, name, opens)
-        if rows.setdefault(row["key"], row)["opens"] and not opens:
-            rows[row["key"]]["opens"] = False
+        kept = rows.setdefault(row["key"], row)
+        kept["opens"] = kept["opens"] and opens
     return list(rows.values())
 
 

@@ -140,6 +140,10 @@ def test_recall_shows_the_items_the_ranking_and_why(page, key: str, tmp_path: Pa
     gates = PROFILES["hybrid"].gates
     assert widths / 100 == pytest.approx(score / (gates.full_above / (left(".gate-full") / 100)), abs=1e-3)
     assert left(".gate-summary") == pytest.approx(left(".gate-full") * gates.summary_above / gates.full_above, abs=1e-3)
+    # The third line is where delivery stops: ofTop of the first item's score, and no delivered row under it.
+    assert left(".gate-top") == pytest.approx(left(".gate-full") * gates.of_top * score / gates.full_above, rel=2e-3)
+    assert all(float(s) >= gates.of_top * score - 1e-3 for s in delivered.locator(".row .score").all_inner_texts())
+    assert f"delivered down to {gates.of_top} of the first score" in page.inner_text(".legend")
 
     first.locator(".content").click()
     page.wait_for_selector("#recall-detail blockquote", timeout=30_000)

@@ -38,6 +38,15 @@ export function shares(c: ComponentsFragment, w: Weights, score: number): Record
   return parts;
 }
 
+// The score lines the gates draw: full and summary, and the share of the first item's score an item must
+// reach to be delivered (none when the profile delivers the whole budget).
+function gateLines(result: Result): [string, number][] {
+  const gates = result.gates!;
+  const top = result.ranking.length ? result.ranking[0].score : 0;
+  const lines: [string, number][] = [["full", gates.fullAbove], ["summary", gates.summaryAbove]];
+  return gates.ofTop > 0 && top > 0 ? [...lines, ["top", gates.ofTop * top]] : lines;
+}
+
 function bar(row: Row, result: Result, scale: number): HTMLElement {
   const track = el("div", { class: "track" });
   const parts = shares(row.components, result.weights, row.score);
@@ -52,7 +61,7 @@ function bar(row: Row, result: Result, scale: number): HTMLElement {
     }));
   }
   if (result.gates) {
-    for (const [name, at] of [["full", result.gates.fullAbove], ["summary", result.gates.summaryAbove]] as const) {
+    for (const [name, at] of gateLines(result)) {
       track.append(el("i", { class: `gate gate-${name}`, style: `left: ${((at / scale) * 100).toFixed(3)}%` }));
     }
   }
@@ -91,6 +100,9 @@ function legend(result: Result): HTMLElement {
   if (result.gates) {
     shown.append(el("span", { class: "key gate-full" }), `full above ${result.gates.fullAbove}  `,
       el("span", { class: "key gate-summary" }), `summary above ${result.gates.summaryAbove}`);
+    if (result.gates.ofTop > 0) {
+      shown.append("  ", el("span", { class: "key gate-top" }), `delivered down to ${result.gates.ofTop} of the first score`);
+    }
   } else {
     shown.append("no gates: this profile keeps each tier's top k");
   }

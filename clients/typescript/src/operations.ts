@@ -72,7 +72,7 @@ export type ExplorerRecallQueryVariables = Exact<{
 }>;
 
 
-export type ExplorerRecallQuery = { recall: { profile: string, items: Array<{ id: string, content: string, mode: RecallMode, tier: Tier, score: number, tokens: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, ranking: Array<{ id: string, content: string, tier: Tier, score: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, totals: { items: number, tokens: number, budgetItems: number, budgetTokens: number }, gates: { fullAbove: number, summaryAbove: number } | null, weights: { vector: number, keyword: number, recency: number, relation: number, timeBoost: number, periodBoost: number, carry: number }, timings: { embedMs: number, queryMs: number, totalMs: number } | null } };
+export type ExplorerRecallQuery = { recall: { profile: string, items: Array<{ id: string, content: string, mode: RecallMode, tier: Tier, score: number, tokens: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, ranking: Array<{ id: string, content: string, tier: Tier, score: number, components: { vector: number | null, keyword: number, recency: number, relation: number, time: number, period: number, carried: number } }>, totals: { items: number, tokens: number, budgetItems: number, budgetTokens: number }, gates: { fullAbove: number, summaryAbove: number, ofTop: number } | null, weights: { vector: number, keyword: number, recency: number, relation: number, timeBoost: number, periodBoost: number, carry: number }, timings: { embedMs: number, queryMs: number, totalMs: number } | null } };
 
 export type ExplorerMemoryQueryVariables = Exact<{
   id: string | number;
@@ -209,6 +209,7 @@ export const ExplorerRecallDocument = new TypedDocumentString(`
     gates {
       fullAbove
       summaryAbove
+      ofTop
     }
     weights {
       vector

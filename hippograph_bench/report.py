@@ -26,6 +26,14 @@ SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency
 # Pages that write their own markdown (hippograph_bench.writes, .api, .lifecycle), and the million-memory
 # latency page (that store measured on its own, `--sizes 1000000`): included as they are.
 PAGES = ("latency-1m.md", "lifecycle.md", "writes.md", "api.md")
+# The latency results whose statement parts are set beside what each signal earns.
+LATENCIES = ("latency.json", "latency-1m.json")
+# A branch of the recall statement, the signal the fit's ablation leaves out with it, and the statement
+# parts (``branches.PARTS``) that are its time; the boosts and recency are read in scoring, at no branch's cost.
+BRANCH_SIGNALS = (("vector", "vector", ("vector_search", "scoring")), ("keyword", "keyword", ("keyword",)),
+                  ("relation traversal", "relation", ("relation",)), ("session neighbours", None, ("neighbours",)),
+                  ("time boost (in scoring)", "time", ()), ("period boost (in scoring)", "period", ()),
+                  ("recency (in scoring)", "recency", ()))
 # A fit over more folds than this (LongMemEval: one a haystack) does not list them.
 LISTED_FOLDS = 20
 
@@ -62,6 +70,9 @@ def gather(folder: Path) -> Path:
         page = folder / name
         if page.exists():
             parts.append("\n".join(page.read_text().splitlines()[1:]).replace("\n# ", "\n## "))
+    fit, latencies = folder / "fit.json", [folder / name for name in LATENCIES if (folder / name).exists()]
+    if fit.exists() and latencies and "without" in (ablation := json.loads(fit.read_text())):
+        parts.append(_worth_section(ablation, [json.loads(path.read_text()) for path in latencies]))
     parts.append(f"\n## Data\n\n{CITATION}\n")
     report = folder / "REPORT.md"
     report.write_text("\n".join(parts))
@@ -259,6 +270,31 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         if plot:
             text.append(f"![what each signal earns, held out]({plot})\n")
     return "\n".join(text)
+
+
+def _worth_section(fit: dict[str, Any], latencies: list[dict[str, Any]]) -> str:
+    """Each branch's time in the statement (p50 per class at each measured size) beside what leaving its
+    signal out costs held out (``bench fit``'s ablation): what costs more than it earns is what to cut."""
+    held = fit["leave_one_conversation_out"]
+    columns = [(size, name, result["by_size"][str(size)]["classes"][name]["parts_ms"])
+               for result in latencies for size in result["sizes"] for name in result["classes"]
+               if "parts_ms" in result["by_size"][str(size)]["classes"][name]]
+    rows = []
+    for branch, signal, parts in BRANCH_SIGNALS:
+        earns = ("—" if signal is None or signal not in fit["without"] else " / ".join(
+            f"{held[k] - fit['without'][signal][k]:+.3f}" for k in ("recall@10", "hit@1", "ndcg@5")))
+        rows.append([branch, earns, *(round(sum(ms[part] for part in parts), 2) if parts else "—"
+                                      for _, _, ms in columns)])
+    return "\n".join([
+        "## What each branch costs against what it earns\n",
+        "Per branch of the recall statement: what its signal earns held out (the hybrid's recall@10 / hit@1 / "
+        f"ndcg@5 with it, less without it and the rest refitted: `bench fit` on {', '.join(fit.get('data', []))}) "
+        "beside its time in the statement, p50 in ms per store size and tenant class (`bench latency`'s parts; "
+        "the vector branch is the index search and the scoring). A branch whose time is large and whose signal "
+        "earns little is the one to cut or make cheaper; the session neighbours are candidates, not a weight, "
+        "so the ablation does not leave them out.\n",
+        _table(["branch", "earns (R@10 / Hit@1 / NDCG@5)", *(f"{size:,} {name}" for size, name, _ in columns)], rows),
+    ])
 
 
 def _latency_section(result: dict[str, Any], plot: str | None) -> str:

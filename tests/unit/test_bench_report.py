@@ -56,6 +56,22 @@ def test_the_statement_s_parts_stand_beside_the_query_part_and_the_two_index_que
                                "relation", "neighbours")] == ["10.000", "4.000", "9.000", "3.000", "1.500", "2.250", "0.750", "-0.500"]
 
 
+def test_each_branch_s_time_stands_beside_what_its_signal_earns_held_out() -> None:
+    result = _measured(1000)
+    result["by_size"]["1000"]["classes"]["small"]["parts_ms"] = {
+        "statement": 9.0, "vector_search": 3.0, "scoring": 1.5, "keyword": 2.25, "relation": 0.75, "neighbours": 0.5}
+    held = {"recall@10": 0.8, "hit@1": 0.5, "ndcg@5": 0.6}
+    fit = {"leave_one_conversation_out": held, "data": ["dev.json"],
+           "without": {"keyword": {"recall@10": 0.75, "hit@1": 0.4, "ndcg@5": 0.55}, "time": held}}
+    section = report._worth_section(fit, [result])
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")[1:]]
+            for line in section.splitlines() if line.startswith("| ") and "branch" not in line}
+    assert rows["keyword"] == ["+0.050 / +0.100 / +0.050", "2.250"]
+    assert rows["vector"] == ["—", "4.500"]  # the index search and the scoring; no ablation of it in this fit
+    assert rows["time boost (in scoring)"] == ["+0.000 / +0.000 / +0.000", "—"]
+    assert rows["session neighbours"] == ["—", "0.500"]
+
+
 def _summary(questions: int, names: tuple[str, ...], types: dict[str, int]) -> dict:
     scores = {"hybrid": {name: 0.5 for name in names}}
     return {"questions": questions, "metrics": list(names), "results": scores, "conversations": 2, "turns": 40,

@@ -385,7 +385,12 @@ class VectorBranch:
     # copies; 2026-12-04, 60 questions a class): the 20 % tenant's exact top 10 found 0.995 asked for
     # 60, 0.997 for 100, 0.998 for 200, all of it for 300 and 500; every other class all of it from 60;
     # the statement's p50 for that tenant 85 / 82 / 98 / 109 ms asked for 60 / 100 / 300 / 500 (load 14).
-    index_k: int = 60
+    # At a million distinct memories (2026-12-05; the 20 % tenant holds 199,993): its exact top 10 found
+    # 0.973 / 0.990 / 0.997 / 0.998 / 1 asked for 60 / 100 / 200 / 300 / 500 (60 questions), and 0.975 /
+    # 0.985 / 0.993 for 60 / 100 / 200 (120 others); the 2 % tenants 0.999 for 60, all of it from 100; the
+    # hybrid statement's p50 for the 20 % tenant 38.7 / 39.6 / 42.0 ms for 60 / 100 / 200. 200 is the
+    # least that kept 0.99 in every class on both samples.
+    index_k: int = 200
     # The query's vector as the mean of the query's and the query's said without the people it names
     # who speak in the caller's memories (``NAMED_SPEAKERS``): "When did Caroline…" is answered by her
     # own turns, which never say her name, while turns addressed to her do.

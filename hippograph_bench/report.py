@@ -298,7 +298,9 @@ def _worth_section(fit: dict[str, Any], latencies: list[dict[str, Any]]) -> str:
 
 
 def _latency_section(result: dict[str, Any], plot: str | None) -> str:
-    text = ["## Recall latency and exactness at scale\n", result.get("method", "") + "\n"]
+    # Named by its sizes: REPORT.md gathers the 100,000- and the million-memory runs, each a page of its own.
+    sizes = " and ".join(f"{size:,}" for size in result["sizes"])
+    text = [f"## Recall latency and exactness at {sizes} memories\n", result.get("method", "") + "\n"]
     rows = []
     for size in result["sizes"]:
         measured = result["by_size"][str(size)]

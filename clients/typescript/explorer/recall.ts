@@ -40,9 +40,8 @@ export function shares(c: ComponentsFragment, w: Weights, score: number): Record
 
 // The score lines the gates draw: full and summary, and the share of the first item's score an item must
 // reach to be delivered (none when the profile delivers the whole budget).
-function gateLines(result: Result): [string, number][] {
-  const gates = result.gates!;
-  const top = result.ranking.length ? result.ranking[0].score : 0;
+function gateLines(gates: NonNullable<Result["gates"]>, ranking: Row[]): [string, number][] {
+  const top = ranking.length ? ranking[0].score : 0;
   const lines: [string, number][] = [["full", gates.fullAbove], ["summary", gates.summaryAbove]];
   return gates.ofTop > 0 && top > 0 ? [...lines, ["top", gates.ofTop * top]] : lines;
 }
@@ -61,7 +60,7 @@ function bar(row: Row, result: Result, scale: number): HTMLElement {
     }));
   }
   if (result.gates) {
-    for (const [name, at] of gateLines(result)) {
+    for (const [name, at] of gateLines(result.gates, result.ranking)) {
       track.append(el("i", { class: `gate gate-${name}`, style: `left: ${((at / scale) * 100).toFixed(3)}%` }));
     }
   }

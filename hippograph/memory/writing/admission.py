@@ -173,7 +173,9 @@ def speaker_of(attributes: Mapping[str, Any] | None) -> str | None:
     """Who said the memory (``attributes.speaker``, already scrubbed) as lower-case words; recall matches
     them against the query's words."""
     speaker = _said_by(attributes)
-    return (" ".join(lucene.words(speaker)) or None) if speaker is not None else None
+    if speaker is None:
+        return None
+    return " ".join(lucene.words(speaker)) or None
 
 
 def entity_row(scope: Scope, tier: Tier, kind: EntityType, name: str, opens: bool = False) -> dict[str, Any]:

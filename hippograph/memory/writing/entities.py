@@ -129,9 +129,10 @@ def extract_mentions(text: str, limit: int = 12, speaker: str | None = None) -> 
         if not words:
             continue
         phrase = " ".join(words).removesuffix("'s")
-        if len(phrase) < 2 or normalise_name(phrase) in tech_names:
+        normalised = normalise_name(phrase)
+        if len(phrase) < 2 or normalised in tech_names:
             continue
-        opens = normalise_name(phrase) != said_by and _opens_sentence(text, match.start())
+        opens = normalised != said_by and _opens_sentence(text, match.start())
         _keep(found, Mention(EntityType.CONCEPT, phrase, opens))
         if len(found) >= limit:
             break

@@ -24,7 +24,7 @@ TEST_ENV := HIPPOGRAPH_STATE_DIR=$(CURDIR)/.hippograph/test \
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[dev,bench,langchain]'
+	$(VENV)/bin/pip install --quiet -e '.[dev,bench,langchain,langgraph,agents]'
 	rm -f $(VENV)/.installed-*; touch $(STAMP)
 
 $(TS_STAMP): $(TS)/package-lock.json

@@ -18,7 +18,8 @@ from typing import Any, Generic, Literal, TypeVar
 from hippograph.client.documents import decode, graphql_name, plain, selection
 from hippograph.client.errors import HippographError
 from hippograph.client.types import (
-    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, Memory, MemoryEvent, MemoryKind, Path, Priority, RecallProfile,
+    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, Memory, MemoryEvent, MemoryKind,
+    MemoryPage, Path, Priority, RecallProfile,
     RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, SessionTranscript, Tier,
     TierUsage, TurnAppended,
 )
@@ -95,6 +96,7 @@ RECALL = Spec("query", "recall", {"query": "String!", "priority": "Priority!", "
                                   "ranking": "Int!"},
               RecallResult, nested=("ranking",))
 MEMORY = Spec("query", "memory", {"id": "ID!", "asOf": "DateTime"}, Memory)
+MEMORIES = Spec("query", "memories", {"filter": "MemoryFilter", "first": "Int!", "after": "String"}, MemoryPage)
 SESSION = Spec("query", "session", {"id": "ID!"}, Session)
 TRANSCRIPT = Spec("query", "session", {"id": "ID!"}, SessionTranscript, operation="Transcript")
 TRACE = Spec("query", "trace", {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!",
@@ -117,7 +119,7 @@ FORGET_USER = _mutation("forgetUser", "ForgetUserInput", ScopeForgotten, "ScopeF
 MEMORY_EVENTS = Spec("subscription", "memoryEvents", {"project": "ID"}, MemoryEvent)
 
 # Every document the client sends (the test validates each against schema.graphql).
-SPECS = (RECALL, MEMORY, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, VERIFY_ERASURE, REMEMBER, RECORD_DECISION,
+SPECS = (RECALL, MEMORY, MEMORIES, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, VERIFY_ERASURE, REMEMBER, RECORD_DECISION,
          RECORD_ERROR, RECORD_PATTERN, SET_PREFERENCE, START_SESSION, APPEND_TURN, END_SESSION, FORGET, FORGET_SESSION,
          FORGET_PROJECT, FORGET_USER, MEMORY_EVENTS)
 
@@ -135,6 +137,15 @@ def memory(id: str, *, as_of: datetime | None = None) -> Operation[Memory]:
     """One of the caller's memories, with its provenance (kind, scope, attributes, entities); ``NOT_FOUND``
     for any other id; with ``as_of``, as it read then."""
     return MEMORY.bind(id=id, asOf=as_of)
+
+
+def memories(*, tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
+             kinds: Sequence[MemoryKind] | None = None, include_archived: bool = False, first: int = 20,
+             after: str | None = None) -> Operation[MemoryPage]:
+    """A page of the caller's memories, newest first (at most 100), each filter narrowing it; ``after`` is
+    the previous page's ``page_info.end_cursor``."""
+    return MEMORIES.bind(filter=_input(tiers=tiers, project=project, session=session, kinds=kinds,
+                                       include_archived=include_archived), first=first, after=after)
 
 
 def session(id: str) -> Operation[Session]:

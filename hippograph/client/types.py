@@ -148,6 +148,20 @@ class Memory:
 
 
 @dataclass(frozen=True)
+class PageInfo:
+    has_next_page: bool
+    end_cursor: str | None
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    """A page of the caller's memories, newest first; pass ``page_info.end_cursor`` as ``after`` for the next."""
+
+    nodes: list[Memory]
+    page_info: PageInfo
+
+
+@dataclass(frozen=True)
 class RecalledMemory:
     id: str
     content: str

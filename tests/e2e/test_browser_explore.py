@@ -1,6 +1,7 @@
 """/explore in headless Chromium with the network cut: every request to anything but 127.0.0.1 is refused
-(and fails the test), each view renders from a store this test writes through hippograph.client, and a
-refusal shows with its code. Each view's picture is written to HIPPOGRAPH_SCREENSHOT_DIR (docs/ keeps
+(and fails the test); before a key the page says what it shows and how to make a key; a user with no
+memories is offered the README's example; each view draws its picture when its tab opens, from a store
+this test writes through hippograph.client; a refusal shows with its code. Each view's picture is written to HIPPOGRAPH_SCREENSHOT_DIR (docs/ keeps
 them: docs/explore-*.png) or the test's own folder."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from hippograph_bench.server import Server, running_server
 from hippograph.client import (
-    Client, Tier, append_turn, record_decision, record_error, remember, set_preference, start_session,
+    Client, Tier, append_turn, memories, record_decision, record_error, remember, set_preference, start_session,
 )
 from hippograph.memory import keys
 from hippograph.memory.recall.profiles import PROFILES
@@ -96,6 +97,37 @@ def picture(page, name: str, tmp_path: Path) -> None:
     page.screenshot(path=str(folder / f"explore-{name}.png"), full_page=True)
 
 
+def test_before_a_key_the_page_says_what_it_shows_and_how_to_make_a_key(page) -> None:
+    page.wait_for_function("document.querySelector('#intro img').complete", timeout=30_000)
+    assert page.is_visible("#intro") and page.is_hidden("#views")
+    intro = page.inner_text("#intro")
+    for view in ("Recall", "Chains", "Tiers", "Session timeline"):
+        assert view in intro
+    assert "hippograph keys create --user you" in intro
+    width, height = page.evaluate("[document.querySelector('#intro img').naturalWidth, "
+                                  "document.querySelector('#intro img').naturalHeight]")
+    assert (width, height) == (560, 373)  # the picture is served from the page's own files
+
+
+def test_a_user_with_no_memories_is_offered_the_readmes_example(page, server: Server, services: Services) -> None:
+    secret = keys.create_key(services.driver, services.database, new_user("explorer-new")).secret
+    sign_in(page, secret)
+    assert page.is_visible("#welcome") and page.is_hidden("nav") and page.is_hidden("#recall")
+    assert page.is_hidden("#intro")
+    page.click("#welcome-store")
+    page.wait_for_selector(".ranked .row", timeout=30_000)
+    assert page.is_hidden("#welcome") and page.is_visible("nav") and page.input_value("#recall-query") == (
+        "how do we deploy?")
+    assert page.locator(".ranked").nth(0).locator(".row .content").all_inner_texts() == ["We deploy with Docker"]
+    with Client(server.base, secret) as hg:
+        [stored] = hg.send(memories()).nodes
+    assert (stored.content, stored.tier) == ("We deploy with Docker", Tier.LONG_TERM)
+    # Once there is a memory, the views open at once.
+    page.reload()
+    page.wait_for_selector("#views:not([hidden])", timeout=30_000)
+    assert page.is_visible("nav") and page.is_hidden("#welcome")
+
+
 def test_a_refused_key_shows_its_code_and_is_not_kept(page, key: str) -> None:
     page.fill("#key", "hg_not-a-key")
     page.click("#key-form button[type=submit]")
@@ -155,6 +187,9 @@ def test_recall_shows_the_items_the_ranking_and_why(page, key: str, tmp_path: Pa
 def test_chains_are_drawn_in_the_guide_colours_and_a_click_expands_a_node(page, key: str, tmp_path: Path) -> None:
     sign_in(page, key)
     page.click("nav button[data-view=chains]")
+    # Drawn as the tab opens (every project: this user has one), and again for the project named.
+    page.wait_for_function("document.querySelector('#graph-status').textContent.includes('entities')", timeout=30_000)
+    assert page.inner_text("#graph-status") == "6 entities, 4 edges"
     page.fill("#chains-project", PROJECT)
     page.click("#chains-form button[type=submit]")
     page.wait_for_function("document.querySelector('#graph-status').textContent.includes('entities')", timeout=30_000)
@@ -198,10 +233,9 @@ def test_tiers_show_fill_against_capacity_and_the_compressions(page, key: str, t
 def test_a_sessions_turns_summaries_and_facts_share_one_time_axis(page, key: str, tmp_path: Path) -> None:
     sign_in(page, key)
     page.click("nav button[data-view=timeline]")
-    page.wait_for_selector(f"#timeline-pick option[value={SESSION}]", state="attached", timeout=30_000)
-    page.select_option("#timeline-pick", SESSION)
-    page.click("#timeline-form button[type=submit]")
+    # The newest session (this user's only one) is drawn as the tab opens.
     page.wait_for_selector("svg.timeline .mark", timeout=30_000)
+    assert page.input_value("#timeline-pick") == SESSION
     for lane in ("turns", "summaries", "facts", "memories"):
         assert page.locator(f"svg.timeline .mark-{lane}").count() >= 1, lane
     page.locator("svg.timeline .mark-facts").last.click()  # drawn last: on top of any it overlaps

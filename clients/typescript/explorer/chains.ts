@@ -100,10 +100,14 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
     expand(entity.id, 1).catch(fail);
   });
 
-  root.querySelector("#chains-form")!.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  // The chains of the project named (all when none): drawn when the tab first opens, again on "Draw chains".
+  // Only the latest drawing's answer is drawn, whichever answer comes last.
+  let drawings = 0;
+  async function draw(): Promise<void> {
+    const drawing = ++drawings;
     try {
       const { chains } = await request(ExplorerChainsDocument, { project: value("chains-project") });
+      if (drawing !== drawings) return;
       graph.elements().remove();
       const nodes: NodeFragment[] = [];
       const links: Link[] = [];
@@ -124,6 +128,11 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
     } catch (error) {
       fail(error);
     }
+  }
+
+  root.querySelector("#chains-form")!.addEventListener("submit", (event) => {
+    event.preventDefault();
+    draw();
   });
 
   root.querySelector("#trace-form")!.addEventListener("submit", async (event) => {
@@ -144,5 +153,11 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
   });
 
   // cytoscape measures its container: a tab shown after being hidden needs a resize.
-  return { show: () => { graph.resize(); if (graph.nodes().length) graph.fit(undefined, 24); } };
+  return {
+    show: () => {
+      graph.resize();
+      if (drawings === 0) return draw();
+      if (graph.nodes().length) graph.fit(undefined, 24);
+    },
+  };
 }

@@ -99,6 +99,8 @@ export function mountTimeline(root: HTMLElement, fail: (error: unknown) => void)
       picker.replaceChildren(...found.sessions.map((s) =>
         el("option", { value: s.id }, s.project ? `${s.id} (${s.project})` : s.id)));
       if (chosen) picker.value = chosen;
+      // Opened for the first time: the newest session is drawn at once.
+      else if (picker.value && !chart.hasChildNodes()) await load(picker.value);
     } catch (error) {
       fail(error);
     }

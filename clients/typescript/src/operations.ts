@@ -21,6 +21,17 @@ export type EntityType =
   | 'TECHNOLOGY'
   | 'USER_PREFERENCE';
 
+/** What went wrong, as `extensions.code` and as the `code` of a mutation's error. */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'FORBIDDEN'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'LIMIT_EXCEEDED'
+  | 'NOT_FOUND'
+  | 'OUTCOME_UNKNOWN'
+  | 'UNAUTHENTICATED'
+  | 'UNAVAILABLE';
+
 /** What a memory records; decisions, errors, patterns … also carry an entity label in the graph. */
 export type MemoryKind =
   | 'CONCEPT'
@@ -131,6 +142,23 @@ export type ExplorerScopesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ExplorerScopesQuery = { memories: { nodes: Array<{ project: string | null, session: string | null, tier: Tier }> }, auditLog: { nodes: Array<{ ids: Array<string>, detail: string | null, at: string }> } };
+
+export type ExplorerStartQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ExplorerStartQuery = { memories: { nodes: Array<{ id: string }> } };
+
+export type ExplorerRememberMutationVariables = Exact<{
+  content: string;
+}>;
+
+
+export type ExplorerRememberMutation = { remember:
+    | { __typename: 'BadUserInputError', code: ErrorCode, message: string }
+    | { __typename: 'LimitExceededError', code: ErrorCode, message: string }
+    | { __typename: 'NotFoundError', code: ErrorCode, message: string }
+    | { __typename: 'RememberSuccess' }
+   };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -408,3 +436,23 @@ export const ExplorerScopesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ExplorerScopesQuery, ExplorerScopesQueryVariables>;
+export const ExplorerStartDocument = new TypedDocumentString(`
+    query ExplorerStart {
+  memories(first: 1) {
+    nodes {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerStartQuery, ExplorerStartQueryVariables>;
+export const ExplorerRememberDocument = new TypedDocumentString(`
+    mutation ExplorerRemember($content: String!) {
+  remember(input: {content: $content, tier: LONG_TERM}) {
+    __typename
+    ... on UserError {
+      code
+      message
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExplorerRememberMutation, ExplorerRememberMutationVariables>;

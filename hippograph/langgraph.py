@@ -29,7 +29,7 @@ memory: past its trigger a tier compresses, and may archive or delete an item. N
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Awaitable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -81,7 +81,7 @@ def render(namespace: Sequence[str], key: str, value: Mapping[str, Any], index: 
     """The text recall searches: where the item is, then its value (or the fields ``index`` names), on one line."""
     if index is False:
         parts: list[Any] = []
-    elif index is None or index is True:
+    elif index is None:
         parts = [value]
     else:
         parts = [text for path in index for text in get_text_at_path(value, path)]

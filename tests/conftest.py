@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from hippograph.config import Settings
-from hippograph.graph import migrations
+from hippograph.graph import database_info, migrations, store_model
 from hippograph.memory.services import Services, migration_parameters, open_services
 
 # Everything a test may have written; the migration chain and lock stay.
@@ -40,3 +40,18 @@ def clean_db(services: Services) -> Services:
     with services.driver.session(database=services.database) as session:
         session.run(WIPE_DATA).consume()
     return services
+
+
+@pytest.fixture
+def first_slot(clean_db: Services) -> Iterator[Services]:
+    """For a test that reembeds, which moves the store's vectors to the other slot
+    (``hippograph.graph.store_model``): afterwards the store is empty and in its first slot again,
+    with the index of the session's model, as every other test expects."""
+    yield clean_db
+    clean_db.audit.flush()
+    with clean_db.driver.session(database=clean_db.database) as session:
+        session.run(WIPE_DATA).consume()
+    store_model.drop_index(clean_db.driver, clean_db.database, store_model.SLOTS[1])
+    if database_info.vector_index_dimension(clean_db.driver, clean_db.database) != clean_db.embedder.dimension:
+        store_model.drop_index(clean_db.driver, clean_db.database, store_model.SLOTS[0])
+    store_model.create_index(clean_db.driver, clean_db.database, store_model.SLOTS[0], clean_db.embedder.dimension, 600)

@@ -51,7 +51,8 @@ async def readyz(request: Request) -> JSONResponse:
     reason = await run_in_threadpool(services.readiness)
     warming: Warming | None = getattr(request.app.state, "warming", None)
     if reason is None and warming is not None and warming.warmth is None:
-        reason = "warming up" + (f" (the last try failed: {warming.failure})" if warming.failure else "")
+        reason = (f"warming up the embedding model {services.embedder.name} ({services.embedder.dimension} dimensions)"
+                  + (f"; the last try failed: {warming.failure}" if warming.failure else ""))
     if reason is not None:
         return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
     return JSONResponse({"status": "ready"})

@@ -12,7 +12,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph import history
+from hippograph.graph import history, store_model
 
 USERS = """
 MATCH (user:User)
@@ -21,11 +21,11 @@ ORDER BY id
 """
 
 # Memories that may be merged with each other: same user, tier and scope, still live.
-LIVE_EMBEDDINGS = """
+LIVE_EMBEDDINGS = store_model.CURRENT + """
 MATCH (m:Memory {userId: $userId})
-WHERE m.archived = false AND m.validUntil IS NULL AND m.embedding IS NOT NULL
+WHERE m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL
 RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sessionId, m.kind AS kind,
-       m.embedding AS embedding, m.createdAt AS createdAt, m.accessCount AS accessCount
+       m[vectors] AS embedding, m.createdAt AS createdAt, m.accessCount AS accessCount
 """
 
 # One survives; it takes over provenance (edges, and the sessions and turns it was said in), mentions,
@@ -84,10 +84,10 @@ RETURN m.id AS id, m.content AS content, m.kind AS kind, m.accessCount AS access
        coalesce(session.projectId, m.projectId) AS projectId
 """
 
-PROJECT_MEMORIES = """
+PROJECT_MEMORIES = store_model.CURRENT + """
 MATCH (m:Memory {userId: $userId, tier: 'PROJECT'})
-WHERE m.archived = false AND m.validUntil IS NULL AND m.embedding IS NOT NULL AND m.projectId IS NOT NULL
-RETURN m.id AS id, m.projectId AS projectId, m.content AS content, m.embedding AS embedding,
+WHERE m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL AND m.projectId IS NOT NULL
+RETURN m.id AS id, m.projectId AS projectId, m.content AS content, m[vectors] AS embedding,
        EXISTS { MATCH (:Memory {kind: 'rule'})-[:RELATED_TO]->(m) } AS generalised
 """
 

@@ -27,6 +27,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.store_model import SLOT_PROPERTIES
+
 
 def recorded_by(node: str) -> str:
     """``node`` was in the store at ``$asOf`` (always, without it)."""
@@ -81,10 +83,13 @@ CALL (m) {
                          m.recordedAt, m.createdAt),
     supersededAt: datetime($at)
   })
-  WITH m, version WHERE m.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(version, 'embedding', m.embedding)
+  // Each slot's vector (``hippograph.graph.store_model``): during a reembed, the next model's too.
+  WITH m, version
+  UNWIND __SLOTS__ AS slot
+  WITH m, version, slot WHERE m[slot] IS NOT NULL
+  CALL db.create.setNodeVectorProperty(version, slot, m[slot])
 }
-"""
+""".replace("__SLOTS__", repr(SLOT_PROPERTIES))
 
 # A memory a consolidation merge or promotion takes out of use, `old`, stays as the store's history:
 # archived then (so a read as of before still reads it) and `SUPERSEDED_BY` the memory `new` that carries

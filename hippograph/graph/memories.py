@@ -16,7 +16,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph import history
+from hippograph.graph import history, store_model
 from hippograph.graph.scope import IN_TIER_SCOPE
 
 # Properties a caller reads back; the embedding stays in the store.
@@ -29,17 +29,8 @@ MEMORY_FIELDS = """
   attributes: m.attributes, labels: [l IN labels(m) WHERE l <> 'Memory']
 """
 
-# A memory's vector and its sketch (``hippograph.sketch``; a row's sketch is null when the model has
-# no sketch basis, and then the memory keeps none), for `m` and its `row`.
-SET_VECTORS = """
-CALL db.create.setNodeVectorProperty(m, 'embedding', row.embedding)
-SET m.sketch = null
-WITH m, row
-CALL (m, row) {
-  WITH * WHERE row.sketch IS NOT NULL
-  CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
-}
-"""
+# A memory's vector and its sketch, in the store's slot (``hippograph.graph.store_model``).
+SET_VECTORS = store_model.SET_VECTORS
 
 CREATE_MEMORIES = """
 UNWIND $rows AS row
@@ -267,42 +258,34 @@ def derive(tx: ManagedTransaction, user_id: str, memory_id: str, source_ids: Seq
     return int(record["linked"]) if record else 0
 
 
-# Re-embedding (``hippograph reembed``): every memory, a page at a time in id order, and its new vector.
-PAGE_BY_ID = """
-MATCH (m:Memory) WHERE m.id > $after
-RETURN m.id AS id, m.userId AS userId, m.content AS content
-ORDER BY m.id
-LIMIT $limit
-"""
-
-SET_EMBEDDINGS = """
-UNWIND $rows AS row
-MATCH (m:Memory {id: row.id, userId: row.userId})
-__SET_VECTORS__
-""".replace("__SET_VECTORS__", SET_VECTORS)
-
 # Sketching a store written before sketches (``hippograph migrate``): memories with a vector and no sketch.
-PAGE_UNSKETCHED = """
-MATCH (m:Memory) WHERE m.id > $after AND m.sketch IS NULL AND m.embedding IS NOT NULL
-RETURN m.id AS id, m.userId AS userId, m.embedding AS embedding
+PAGE_UNSKETCHED = store_model.CURRENT + """
+MATCH (m:Memory) WHERE m.id > $after AND m.sketch IS NULL AND m[vectors] IS NOT NULL
+RETURN m.id AS id, m.userId AS userId, m[vectors] AS embedding
 ORDER BY m.id
 LIMIT $limit
 """
 
+# Every memory with a vector, for its sketch made again (``hippograph reembed``).
+PAGE_VECTORS = store_model.CURRENT + """
+MATCH (m:Memory) WHERE m.id > $after AND m[vectors] IS NOT NULL
+RETURN m.id AS id, m.userId AS userId, m[vectors] AS embedding
+ORDER BY m.id
+LIMIT $limit
+"""
+
+# A row's sketch null: the memory keeps none (its model has no sketch basis).
 SET_SKETCHES = """
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id, userId: row.userId})
+SET m.sketch = null
+WITH m, row WHERE row.sketch IS NOT NULL
 CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
 """
 
 
-def page_by_id(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in tx.run(PAGE_BY_ID, after=after, limit=limit)]
-
-
-def set_embeddings(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None:
-    """Set each row's memory's vector and sketch (rows: id, userId, embedding, sketch)."""
-    tx.run(SET_EMBEDDINGS, rows=list(rows)).consume()
+def page_vectors(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in tx.run(PAGE_VECTORS, after=after, limit=limit)]
 
 
 def page_unsketched(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:

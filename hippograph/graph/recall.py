@@ -8,11 +8,11 @@ It runs in one read transaction and, in order:
    a scan of every in-scope memory (reached through ``memory_user``), ranked by the
    cosine of its ``sketch`` (``hippograph.sketch``), then the exact
    ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
-   ``poolPerTier`` — which is what scores; for a larger one, the ``memory_embedding``
-   index searched with the scope as its filter (``SEARCH … WHERE m.userId = $userId AND
-   m.tier IN …``: the index holds those properties; tiers whose scope reads alike share a
-   search, and a per-tier profile searches each tier alone; each search asks for at least ``indexK``,
-   which a wide tenant needs for its exact nearest). Then per tier the top ``tierK[tier]`` above
+   ``poolPerTier`` — which is what scores; for a larger one, the vector index of the store's slot
+   (``memory_embedding``, or the other: ``hippograph.graph.store_model``) searched with the scope
+   as its filter (``SEARCH … WHERE m.userId = $userId AND m.tier IN …``: the index holds those
+   properties; tiers whose scope reads alike share a search, and a per-tier profile searches each
+   tier alone; each search asks for at least ``indexK``, which a wide tenant needs for its exact nearest). Then per tier the top ``tierK[tier]`` above
    ``minCosine[tier]``, and overall the top ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
@@ -60,7 +60,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.graph import history, scope
+from hippograph.graph import history, scope, store_model
+from hippograph.graph.store_model import SLOTS, VectorSlot
 from hippograph.graph.vocabulary import RELATION_TYPES, Tier
 
 MAX_HOPS_LIMIT = 6
@@ -89,12 +90,12 @@ CALL (owned) {
       MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
       WHERE __IN_SCOPE__
       // Rough order by sketch (a memory without one: by its vector); exact cosine for the best of each pool.
-      WITH m, CASE WHEN $sketch IS NULL OR m.sketch IS NULL THEN vector.similarity.cosine(m.embedding, $embedding)
+      WITH m, CASE WHEN $sketch IS NULL OR m.sketch IS NULL THEN vector.similarity.cosine(m.__VECTORS__, $embedding)
                    ELSE vector.similarity.cosine(m.sketch, $sketch) END AS rough
       ORDER BY rough DESC
       WITH CASE WHEN $poolPerTier THEN m.tier ELSE '' END AS pool, collect(m)[..$rescoreK] AS best
       UNWIND best AS m
-      RETURN m, vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 AS cosine
+      RETURN m, vector.similarity.cosine(m.__VECTORS__, $embedding) * 2.0 - 1.0 AS cosine
     }
     WHEN $embedding IS NOT NULL AND $asOf IS NULL THEN {
       CALL () {
@@ -109,9 +110,9 @@ __INDEX_SEARCHES__
 __AS_OF_SEARCHES__
         UNION ALL
         MATCH (version:MemoryVersion {userId: $userId})
-        WHERE version.recordedAt <= $asOf AND version.supersededAt > $asOf AND version.embedding IS NOT NULL
+        WHERE version.recordedAt <= $asOf AND version.supersededAt > $asOf AND version.__VECTORS__ IS NOT NULL
         MATCH (m:Memory)-[:HAD_VERSION]->(version)
-        RETURN m, vector.similarity.cosine(version.embedding, $embedding) * 2.0 - 1.0 AS cosine
+        RETURN m, vector.similarity.cosine(version.__VECTORS__, $embedding) * 2.0 - 1.0 AS cosine
       }
       WITH m, max(cosine) AS cosine WHERE __IN_SCOPE__
       RETURN m, cosine
@@ -135,7 +136,7 @@ INDEX_SEARCH = """
         CALL () {
           WHEN any(tier IN __TIERS__ WHERE tier IN $tiers) THEN {
             MATCH (m:Memory)
-              SEARCH m IN (VECTOR INDEX memory_embedding FOR $embedding
+              SEARCH m IN (VECTOR INDEX __VECTOR_INDEX__ FOR $embedding
                            WHERE m.userId = $userId AND m.tier IN [tier IN __TIERS__ WHERE tier IN $tiers]__SCOPE____IN_USE__
                            LIMIT __LIMIT__) SCORE AS score
             RETURN m, score * 2.0 - 1.0 AS cosine
@@ -244,7 +245,7 @@ __AS_OF__
 WITH m, sources,
      CASE WHEN cosine IS NOT NULL THEN cosine
           WHEN $embedding IS NULL THEN null
-          ELSE vector.similarity.cosine(m.embedding, $embedding) * 2.0 - 1.0 END AS cosine,
+          ELSE vector.similarity.cosine(m.__VECTORS__, $embedding) * 2.0 - 1.0 END AS cosine,
      CASE WHEN bm25 IS NULL OR coverage IS NULL OR coverage <= 0 THEN 0.0 ELSE bm25 / coverage END AS keyword,
      // A memory said by someone the query names is as close as a memory gets to an entity;
      // one that mentions what the query names scores its distance, times mentionShare.
@@ -515,9 +516,9 @@ class RecallQuery:
         return ((1.0 + self.time.time_boost if self.says_when is not None else 1.0)
                 * (1.0 + self.time.period_boost if self.periods else 1.0))
 
-    def statement(self) -> str:
+    def statement(self, vectors: VectorSlot = SLOTS[0]) -> str:
         return recall_statement(self.relation.max_hops, self.project_id is not None, self.session_id is not None,
-                                self.vector.tiers is not None)
+                                self.vector.tiers is not None, vectors)
 
     def parameters(self) -> dict[str, Any]:
         return {
@@ -558,10 +559,12 @@ def index_searches(project: bool, session: bool, per_tier: bool, as_of: bool = F
     return "        UNION ALL\n".join(searches)
 
 
-@lru_cache(maxsize=8 * MAX_HOPS_LIMIT)
-def recall_statement(max_hops: int, project: bool = False, session: bool = False, per_tier: bool = False) -> str:
+@lru_cache(maxsize=16 * MAX_HOPS_LIMIT)
+def recall_statement(max_hops: int, project: bool = False, session: bool = False, per_tier: bool = False,
+                     vectors: VectorSlot = SLOTS[0]) -> str:
     """The recall statement with its traversal bounded by ``max_hops`` (1..6), for a scope that
-    names a project or not and a session or not, with the vector pool per tier or not."""
+    names a project or not and a session or not, with the vector pool per tier or not, reading the
+    vectors of the slot ``vectors`` (``hippograph.graph.store_model``: an allowed name, never user text)."""
     if not isinstance(max_hops, int) or isinstance(max_hops, bool) or not 1 <= max_hops <= MAX_HOPS_LIMIT:
         raise ValueError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {max_hops!r}")
     return (
@@ -573,6 +576,8 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
         .replace("__COMPONENTS__", ", ".join(COMPONENTS))
+        .replace("__VECTOR_INDEX__", vectors.index)
+        .replace("__VECTORS__", vectors.property)
     )
 
 
@@ -583,5 +588,7 @@ def named_speakers(tx: ManagedTransaction, user_id: str, phrases: Sequence[str])
 
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:
     """The ranked candidate rows, best first, each with its score components."""
+    # The store's slot is read in the same transaction, so a reembed's switch never splits a recall.
+    statement = query.statement(store_model.current_vectors(tx))
     # dict(record), not record.data(): the values are plain already, and data() copies each one again (~1 ms).
-    return [dict(record) for record in tx.run(query.statement(), query.parameters())]
+    return [dict(record) for record in tx.run(statement, query.parameters())]

@@ -16,6 +16,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph import store_model
+
 # The labels that say what a node is, first match wins (a decision's memory is a Memory, not a Decision).
 KINDS = ("Memory", "MemoryVersion", "Entity", "Turn", "Session", "Project", "Task", "ApiKey", "AuditEvent", "User")
 
@@ -107,7 +109,7 @@ CALL () {
 }
 CALL () {
   MATCH (m:Memory)
-    SEARCH m IN (VECTOR INDEX memory_embedding FOR $probe WHERE m.userId = $userId LIMIT 1) SCORE AS score
+    SEARCH m IN (VECTOR INDEX __VECTOR_INDEX__ FOR $probe WHERE m.userId = $userId LIMIT 1) SCORE AS score
   RETURN count(m) AS vectors
 }
 RETURN nodes, users, relationships, memoryText, entityName, vectors
@@ -139,7 +141,8 @@ def remaining_ids(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> l
 
 def user_remains(tx: ManagedTransaction, user_id: str, owner_query: str, probe: Sequence[float]) -> dict[str, int]:
     """What of the user is anywhere in the store, by where it was found (0 each when nothing is)."""
-    record = tx.run(USER_REMAINS, userId=user_id, ownerQuery=owner_query, probe=list(probe)).single(strict=True)
+    statement = USER_REMAINS.replace("__VECTOR_INDEX__", store_model.current_vectors(tx).index)
+    record = tx.run(statement, userId=user_id, ownerQuery=owner_query, probe=list(probe)).single(strict=True)
     return {key: int(record[key]) for key in record.keys()}
 
 

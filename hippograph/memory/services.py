@@ -13,7 +13,7 @@ from neo4j import Driver
 from hippograph.config import Settings
 from hippograph.embedding import Embedder
 from hippograph.graph import migrations
-from hippograph.graph import database_info
+from hippograph.graph import database_info, store_model
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
@@ -47,12 +47,25 @@ class Services:
             verify_connectivity(self.driver, self.settings)
             if todo := migrations.pending(self.driver, self.database, self.settings.migrations_dir):
                 return f"migrations not applied: {', '.join('V' + m.version for m in todo)} (run `hippograph migrate`)"
-            self.embedder.check_dimension(database_info.vector_index_dimension(self.driver, self.database))
+            check_model(self.driver, self.database, self.embedder)
         except (Neo4jUnavailable, migrations.MigrationError) as exc:
             return str(exc)
         except Exception as exc:  # readiness must answer, whatever broke
             return f"{type(exc).__name__}: {exc}"
         return None
+
+
+def check_model(driver: Driver, database: str, embedder: Embedder) -> None:
+    """Refuse a store of another model's vectors (``Embedder.check_store``); a store that records no model
+    (written before stores did) whose vector index fits the embedder is recorded as this model's."""
+    recorded = store_model.read(driver, database)
+    if recorded is not None:
+        embedder.check_store(recorded["model"], recorded["dimension"])
+        return
+    dimension = database_info.vector_index_dimension(driver, database)
+    embedder.check_store(None, dimension)
+    if dimension is not None:  # with no index yet, `hippograph migrate` makes it, then records the model
+        store_model.record(driver, database, embedder.name, embedder.dimension)
 
 
 def migration_parameters(embedder: Embedder) -> dict[str, object]:
@@ -65,10 +78,13 @@ def open_embedder(settings: Settings) -> Embedder:
 
 
 @contextmanager
-def open_services(settings: Settings, verify: bool = True) -> Iterator[Services]:
+def open_services(settings: Settings, verify: bool = True, check: bool = True) -> Iterator[Services]:
+    """The services; ``check``: refuse a store of another model's vectors (`hippograph reembed` opens it anyway)."""
     driver = connect(settings, verify=verify)
     try:
         embedder = open_embedder(settings)
+        if check:
+            check_model(driver, settings.neo4j_database, embedder)
         tokens = token_counter(settings.token_encoding)
         cross_encoder = CrossEncoder(settings.cross_encoder) if settings.cross_encoder else None
         audit = AuditLog(driver, settings.neo4j_database)

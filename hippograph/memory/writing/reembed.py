@@ -1,45 +1,147 @@
-"""Re-embedding a store: every memory's vector made again by the current embedder.
+"""Re-embedding a store: every memory's vector made again by the configured embedder, a model
+different from the store's or the same one.
 
-A store written before memory vectors became the mean of their passages
-(``hippograph.embedding.passages``), or with another model of the same dimension,
-holds vectors recall would compare with differently made ones. ``reembed`` walks
-every memory in id order, a page at a time, and sets each vector anew, one write
-transaction and one audit line per user per page. It can run while the service
-serves: a memory written meanwhile already has a current vector, and one deleted
-meanwhile is simply not matched.
+A store's vectors live in one of two slots (``hippograph.graph.store_model``). ``reembed``
+writes the configured model's vectors into the other slot, beside the current ones, with that
+slot's own vector index of the model's dimension, so a server of the store's model keeps
+recalling from its own vectors all the while. It walks the memories lacking the new vector in
+id order, a page at a time (one write transaction and one audit line per user per page), then
+the memories' past versions; a run stopped midway and started again carries on where it stopped.
+A memory written or edited meanwhile has no new vector (a write removes the other slot's), so
+passes repeat until none lacks it, and the switch — one write that makes the record name the
+new model and slot, refused while any memory still lacks its vector — follows. Then the sketches
+are made again from the new vectors, and the old slot's index and vectors are dropped.
 """
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from neo4j import ManagedTransaction, Session
 
+from hippograph.embedding import EmbeddingError
+from hippograph.graph import database_info, store_model
 from hippograph.graph import memories as memory_cypher
+from hippograph.graph.store_model import VectorSlot
 from hippograph.memory.services import Services
+from hippograph.progress import Progress
 
 PAGE = 256
 SKETCH_PAGE = 2000
+# How long the new slot's index may take to come online (it is empty when made: seconds).
+INDEX_SECONDS = 600
 
 
-def reembed(services: Services, page: int = PAGE, progress: Callable[[int], None] = lambda _: None) -> int:
-    """Re-embed every memory; returns how many were re-embedded."""
+@dataclass(frozen=True)
+class Reembedded:
+    """What a run did: memories and versions embedded, and whether the store switched (then how long the
+    switch's write took, in seconds); not switched when ``pages`` stopped it first."""
+
+    memories: int
+    versions: int
+    switched: bool
+    switch_seconds: float | None = None
+
+
+def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> Reembedded:
+    """Move the store to the configured model's vectors (or make them again with the same model); ``pages``:
+    stop after that many pages of memories, without switching (a later run carries on)."""
+    driver, database, embedder = services.driver, services.database, services.embedder
+    recorded = _recorded(services)
+    target = store_model.other(store_model.slot(recorded["vectors"]))
+    if (recorded["nextModel"], recorded["nextDimension"]) != (embedder.name, embedder.dimension):
+        # Nothing under way, or a run toward another model left unfinished: that slot starts empty.
+        store_model.drop_index(driver, database, target)
+        store_model.clear(driver, database, target)
+        store_model.begin_next(driver, database, embedder.name, embedder.dimension)
+    store_model.create_index(driver, database, target, embedder.dimension, INDEX_SECONDS)
+    with driver.session(database=database) as session:
+        total = session.execute_read(store_model.count_memories)
+        lacking = session.execute_read(store_model.count_lacking, target)
+    memories = versions = 0
+    with Progress(f"reembed with {embedder.name}", total, "memories", done=total - lacking) as shown:
+        while True:
+            embedded, stopped = _memories(services, target, page, pages, shown)
+            memories += embedded
+            if stopped:
+                return Reembedded(memories, versions, switched=False)
+            versions += _versions(services, target, page)
+            started = time.perf_counter()
+            if store_model.switch(driver, database, target):
+                switch_seconds = time.perf_counter() - started
+                break
+            # Memories written since the pass began: another pass, then the switch again.
+    resketch(services)
+    old = store_model.other(target)
+    store_model.drop_index(driver, database, old)
+    store_model.clear(driver, database, old)
+    return Reembedded(memories, versions, switched=True, switch_seconds=switch_seconds)
+
+
+def _recorded(services: Services) -> dict[str, Any]:
+    """The store's record; a store that has none (written before stores did) is recorded as the configured
+    model's when its vector index fits that model, as serving it would."""
+    recorded = store_model.read(services.driver, services.database)
+    if recorded is None:
+        dimension = database_info.vector_index_dimension(services.driver, services.database)
+        if dimension is not None and dimension != services.embedder.dimension:
+            raise EmbeddingError(
+                f"the store records no model and its vector index holds {dimension}-dimensional vectors: serve it "
+                "once (or run `hippograph migrate`) with the model that made them, so that it records that model, "
+                "then reembed")
+        store_model.record(services.driver, services.database, services.embedder.name, services.embedder.dimension)
+        recorded = store_model.read(services.driver, services.database)
+        assert recorded is not None
+    return recorded
+
+
+def _memories(services: Services, target: VectorSlot, page: int, pages: int | None, shown: Progress) -> tuple[int, bool]:
+    """One pass over the memories lacking ``target``'s vector; (how many got it, whether ``pages`` stopped it)."""
     done = 0
-    for session, rows in _pages(services, memory_cypher.page_by_id, page):
-        vectors = services.embedder.embed_documents([row["content"] or "" for row in rows])
-        updates = [{"id": row["id"], "userId": row["userId"], "embedding": vector.tolist(), "sketch": sketch}
-                   for row, vector, sketch in zip(rows, vectors, services.embedder.sketches(vectors))]
+    for count, (session, rows) in enumerate(_pages(services, lambda tx, after, limit: store_model.page_lacking(
+            tx, target, after, limit), page)):
+        if pages is not None and count >= pages:
+            return done, True
+        vectors = services.embedder.embed_documents([row["content"] for row in rows])
+        updates = [{"id": row["id"], "userId": row["userId"], "content": row["content"], "embedding": vector.tolist()}
+                   for row, vector in zip(rows, vectors)]
         for user_id, mine in _by_user(updates).items():
             def write(tx: ManagedTransaction, mine: list[dict[str, Any]] = mine, user_id: str = user_id) -> None:
-                memory_cypher.set_embeddings(tx, mine)
+                store_model.set_next(tx, target, mine)
                 services.audit.record_in(tx, user_id, "reembed", [u["id"] for u in mine],
-                                         f"{len(mine)} memory vectors made again")
+                                         f"{len(mine)} memory vectors made by {services.embedder.name}")
             session.execute_write(write)
         done += len(rows)
-        progress(done)
+        shown.advance(len(rows))
+    return done, False
+
+
+def _versions(services: Services, target: VectorSlot, page: int) -> int:
+    """Every past version lacking ``target``'s vector gets it (an as-of recall scores a version's own text)."""
+    done = 0
+    for session, rows in _pages(services, lambda tx, after, limit: store_model.page_versions_lacking(
+            tx, target, after, limit), page, key="element"):
+        vectors = services.embedder.embed_documents([row["content"] for row in rows])
+        updates = [{"element": row["element"], "embedding": vector.tolist()} for row, vector in zip(rows, vectors)]
+        session.execute_write(store_model.set_versions_next, target, updates)
+        done += len(rows)
+    return done
+
+
+def resketch(services: Services, page: int = SKETCH_PAGE) -> int:
+    """Every memory's sketch made again from its current vector (none when the model has no sketch basis)."""
+    done = 0
+    for session, rows in _pages(services, memory_cypher.page_vectors, page):
+        vectors = np.array([row["embedding"] for row in rows], dtype=np.float32)
+        updates = [{"id": row["id"], "userId": row["userId"], "sketch": sketch}
+                   for row, sketch in zip(rows, services.embedder.sketches(vectors))]
+        session.execute_write(memory_cypher.set_sketches, updates)
+        done += len(rows)
     return done
 
 
@@ -70,8 +172,9 @@ def sketch_missing(services: Services, page: int = SKETCH_PAGE) -> int:
 
 def _pages(
     services: Services, read: Callable[[ManagedTransaction, str, int], list[dict[str, Any]]], page: int,
+    key: str = "id",
 ) -> Iterator[tuple[Session, list[dict[str, Any]]]]:
-    """Memories a page at a time in id order (as ``read`` finds them), each page with a session to write it in."""
+    """Rows a page at a time in ``key`` order (as ``read`` finds them), each page with a session to write it in."""
     after = ""
     while True:
         with services.driver.session(database=services.database) as session:
@@ -79,7 +182,7 @@ def _pages(
             if not rows:
                 return
             yield session, rows
-        after = rows[-1]["id"]
+        after = rows[-1][key]
 
 
 def _by_user(updates: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

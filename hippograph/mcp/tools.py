@@ -24,11 +24,11 @@ from typing import Annotated, Any, TypeVar
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from neo4j.exceptions import Neo4jError
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from starlette.requests import Request
 
 from hippograph.graph.recall import COMPONENTS
-from hippograph.graph.vocabulary import EdgeType, Tier
+from hippograph.graph.vocabulary import EdgeType, EntityType, Tier
 from hippograph.memory.browse import MAX_TRACE_DEPTH
 from hippograph.memory.keys import Caller
 from hippograph.memory.lifecycle.window_budget import MIN_WINDOW
@@ -70,9 +70,25 @@ TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
 
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
-AsOf = Annotated[datetime | None, Field(description=(
-    "Read the store as it was at this moment (ISO 8601, e.g. 2026-11-30T12:00:00Z): what was recorded by then, "
-    "with the text it had then, decisions open then. Default: now. Counts no access."))]
+
+
+def iso_time(value: Any) -> Any:
+    """A time as GraphQL's DateTime takes one: ISO 8601 text. A number (or digits), which pydantic would read
+    as seconds since 1970, is no time."""
+    if value is None or isinstance(value, datetime):
+        return value
+    try:
+        if isinstance(value, str):
+            return datetime.fromisoformat(value)
+    except ValueError:
+        pass  # refused below, without repeating the caller's value
+    raise ValueError("a time is ISO 8601 text, such as 2026-11-30T12:00:00Z")
+
+
+AsOf = Annotated[datetime | None, BeforeValidator(iso_time), Field(description=(
+    "Read the store as it was at this moment (ISO 8601 text, e.g. 2026-11-30T12:00:00Z): what was recorded by then, "
+    "with the text it had then, decisions open then. Default: now. A moment to come, or a UTC offset past ±18:00, "
+    "is refused. Counts no access."))]
 RequestId = Annotated[str | None, Field(description=(
     "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an OUTCOME_UNKNOWN, "
     "a lost connection — it answers with what the first attempt stored and stores nothing twice."))]
@@ -126,6 +142,11 @@ def _plain(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+def _entity(row: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An entity row as ``trace`` and ``chains`` answer it, its type by name as GraphQL spells it (``DECISION``)."""
+    return None if row is None else {**_plain(row), "type": EntityType(row["type"]).name}
 
 
 def recalled(item: RecalledItem) -> dict[str, Any]:
@@ -332,7 +353,7 @@ class MemoryTools:
                 "items": [recalled(i) for i in result.items],
                 "totals": {"items": result.totals.items, "tokens": result.totals.tokens,
                            "budgetItems": result.totals.budget.items, "budgetTokens": result.totals.budget.tokens},
-                "profile": result.profile,
+                "profile": ProfileName(result.profile).name,
                 "recallId": result.event_id,
             }
         return await self._run(ctx, "recall", work)
@@ -359,7 +380,8 @@ class MemoryTools:
                 call, entity, edge_types=[member(EdgeType, e) for e in edge_types] if edge_types is not None else None,
                 direction=member(Direction, direction).value, max_depth=max_depth, as_of=as_of,
             )
-            return {"paths": _plain(paths)}
+            return {"paths": [{"nodes": [_entity(n) for n in path["nodes"]], "edges": _plain(path["edges"])}
+                              for path in paths]}
         return await self._run(ctx, "trace", work, renamed={"from": "entity"})
 
     async def chains(
@@ -371,7 +393,8 @@ class MemoryTools:
         """The decision → error → fix chains of a project (or of all the user's knowledge): which decision
         caused which error, and what fixed it."""
         async def work(call: Call) -> dict[str, Any]:
-            return {"chains": _plain(await browse.chains(call, project, first, as_of))}
+            return {"chains": [{end: _entity(row) for end, row in chain.items()}
+                               for chain in await browse.chains(call, project, first, as_of)]}
         return await self._run(ctx, "chains", work)
 
     # ------------------------------------------------------------------ the session
@@ -431,6 +454,6 @@ class MemoryTools:
             assembled = await lifecycle.context(call, session, query, context_window, project=project,
                                                 system_prompt=system_prompt, tool_definitions=tool_definitions)
             return {"window": assembled.window, "tokens": assembled.tokens,
-                    "sections": [{"section": s.section.value, "budget": s.budget, "tokens": s.tokens, "text": s.text}
+                    "sections": [{"section": s.section.name, "budget": s.budget, "tokens": s.tokens, "text": s.text}
                                  for s in assembled.sections]}
         return await self._run(ctx, "context", work)

@@ -70,6 +70,10 @@ class Receipt:
             raise InvalidInput(f"the receipt's at is not an ISO 8601 time: {bad}") from None
         if receipt.scope not in SCOPES:
             raise InvalidInput(f"the receipt's scope must be one of {', '.join(SCOPES)}")
+        if receipt.scope == "user" and receipt.scope_id != receipt.user_id:
+            # Checked, it would speak of its userId's store under another user's name.
+            raise InvalidInput("a user's erasure receipt names the user erased twice: its scopeId is its userId",
+                               field="receipt.scopeId")
         return receipt
 
 

@@ -27,7 +27,7 @@ Row = dict[str, Any]
 
 
 async def memories_by_id(call: Call, ids: Sequence[str], as_of: datetime | None = None) -> dict[str, Row]:
-    return await run_in_threadpool(browse.get_memories, call.services, call.user_id, ids, as_of)
+    return await run_in_threadpool(browse.get_memories, call.services, call.user_id, ids, limits.as_of(as_of))
 
 
 async def decision_context(call: Call, entity_id: str) -> browse.DecisionContext | None:

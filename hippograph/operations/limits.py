@@ -38,6 +38,9 @@ MAX_INT = 2**31 - 1
 # How far a caller's ``now`` may be from the server's clock: enough for a client's skew or a replay
 # of today, not enough to age (and so decay) a whole memory.
 MAX_CLOCK_SKEW = timedelta(days=1)
+# The widest UTC offset a time may carry: Neo4j's (Java's) bound. Python takes up to ±23:59, which Neo4j
+# refuses; no zone on earth is past ±14:00.
+MAX_UTC_OFFSET = timedelta(hours=18)
 
 # Tab, newline and carriage return are text; other C0 controls, DEL and NUL are not.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -130,14 +133,17 @@ def moment(value: datetime | None, field: str) -> datetime | None:
 
 
 def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
-    """A moment to read the store as of: any past moment, or now (a time without a zone is UTC); a
-    moment still to come has no store to read yet."""
+    """A moment to read the store as of, in UTC: any past moment, or now (a time without a zone is UTC);
+    a moment still to come has no store to read yet. Every read that takes ``asOf`` checks it here."""
     if value is None:
         return None
     aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    offset = aware.utcoffset()
+    if offset is not None and abs(offset) > MAX_UTC_OFFSET:
+        raise BadInput(f"{field} has a UTC offset beyond ±18:00, which no time zone has", field=field)
     try:
         utc = aware.astimezone(timezone.utc)
-    except OverflowError:  # 0001-01-01T00:00:00-23:59 is before the first year in UTC
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first year in UTC
         raise BadInput(f"{field} is outside the years 1 to 9999 in UTC", field=field) from None
     if utc > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
         raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)

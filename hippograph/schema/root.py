@@ -67,7 +67,9 @@ class Query:
     verify_erasure = _query(
         forgetting.verify_erasure,
         "Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors "
-        "remains. Your own erasures, or with an admin key anyone's.",
+        "remains. Your own erasures, or with an admin key anyone's: a receipt is checked in the store of its "
+        "`userId` only, and another user's answers NOT_FOUND. A user's erasure names the user twice (`scopeId` is "
+        "`userId`); a receipt naming two users is BAD_USER_INPUT.",
     )
     api_keys = strawberry.field(
         resolver=keys.api_keys, description="API keys (of one user, when given). Admin keys only.", permission_classes=ADMIN

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -62,6 +62,38 @@ def test_every_read_takes_as_of_and_answers_the_store_as_it_was(alice: Client) -
     assert future["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
 
 
+# The six reads that take asOf, each with what it needs to answer: a memory's id and an entity's.
+AS_OF_READS = {
+    "memory": 'memory(id: "{memory}", asOf: $at) {{ id }}',
+    "memories": 'memories(asOf: $at) {{ nodes {{ id }} }}',
+    "recall": 'recall(query: "deploy", asOf: $at) {{ items {{ id }} }}',
+    "trace": 'trace(from: "{entity}", asOf: $at) {{ nodes {{ id }} }}',
+    "chains": 'chains(asOf: $at) {{ error {{ id }} }}',
+    "tierUsage": 'tierUsage(project: "ops", asOf: $at) {{ tier }}',
+}
+
+
+def test_every_read_with_as_of_takes_the_same_moments_and_refuses_the_same(alice: Client) -> None:
+    memory_id = remember(alice, "the deploy freeze starts on the twentieth")
+    entity_id = alice.data("""mutation { recordDecision(input: {decision: "Freeze deploys in December", project: "ops"}) {
+        ... on RecordSuccess { entity { id } } } }""")["recordDecision"]["entity"]["id"]
+    # An offset past ±18:00 is no time zone's (Neo4j refuses it); a moment to come has no store yet.
+    refused = {"2026-01-01T00:00:00-23:59": "offset", "2026-01-01T00:00:00+18:01": "offset",
+               "2026-01-01T00:00:00-19:00": "offset", "9999-12-31T23:59:59Z": "future",
+               "2999-01-01T00:00:00+18:00": "future"}
+    now = datetime.now(timezone.utc)
+    for field, selection in AS_OF_READS.items():
+        read = f"query($at: DateTime) {{ {selection.format(memory=memory_id, entity=entity_id)} }}"
+        for at, why in refused.items():
+            body = alice.run(read, at=at)
+            [error] = body["errors"]
+            assert error["extensions"]["code"] == "BAD_USER_INPUT" and why in error["message"], (field, at, error)
+            assert error["path"] == [field] and (body["data"] or {}).get(field) is None, (field, at, body)
+        for hours in (-18, 14, 18):
+            at = now.astimezone(timezone(timedelta(hours=hours))).isoformat()
+            assert not alice.run(read, at=at).get("errors"), (field, at)
+
+
 def test_a_receipt_checks_out_and_a_tampered_or_foreign_one_does_not(alice: Client, bob: Client) -> None:
     memory_id = remember(alice, "the vault token is rotated by the on-call")
     forgotten = alice.data(f"""mutation($id: ID!) {{ forget(input: {{memory: $id}}) {{
@@ -77,6 +109,22 @@ def test_a_receipt_checks_out_and_a_tampered_or_foreign_one_does_not(alice: Clie
     assert tampered["erased"] is False and tampered["intact"] is False
     assert bob.codes(verify, r=receipt) == ["NOT_FOUND"]
     assert alice.codes(verify, r={**receipt, "scope": "galaxy"}) == ["BAD_USER_INPUT"]
+
+
+def test_a_receipt_for_another_users_erasure_is_refused_not_answered_with_the_callers_counts(
+    alice: Client, bob: Client,
+) -> None:
+    verify = f"query($r: ErasureReceiptInput!) {{ verifyErasure(receipt: $r) {{ {CHECK} }} }}"
+    empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # the SHA-256 of no ids
+    receipt = {"userId": bob.user_id, "scope": "user", "scopeId": alice.user_id, "at": moment(), "tombstoneId": "t",
+               "nodes": [], "relationships": [], "ids": [], "digest": empty}
+    body = bob.run(verify, r=receipt)
+    [error] = body["errors"]
+    assert error["extensions"]["code"] == "BAD_USER_INPUT" and "scopeId is its userId" in error["message"], error
+    assert body["data"] is None
+    # Named as the user it checks, it speaks of bob's store; naming alice alone, it is not bob's to check.
+    assert bob.data(verify, r={**receipt, "scopeId": bob.user_id})["verifyErasure"]["intact"] is True
+    assert bob.codes(verify, r={**receipt, "userId": alice.user_id}) == ["NOT_FOUND"]
 
 
 def test_the_forget_command_writes_a_receipt_that_forget_verify_checks(

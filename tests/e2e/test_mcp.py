@@ -172,6 +172,18 @@ REFUSALS = [
     ("remember", {"content": "bell \x07 in a note", "tier": "LONG_TERM"}, "BAD_USER_INPUT", "content"),
     ("remember", {"content": "x" * 20_001, "tier": "LONG_TERM"}, "BAD_USER_INPUT", None),  # the writer's own check
     ("no_such_tool", {}, "BAD_USER_INPUT", None),  # an unknown tool
+    # Issue 38: a number is no time, an offset past ±18:00 no zone's, and a moment to come has no store yet.
+    ("recall", {"query": "q", "as_of": 5}, "BAD_USER_INPUT", "as_of"),
+    ("recall", {"query": "q", "as_of": "5"}, "BAD_USER_INPUT", "as_of"),
+    ("trace", {"entity": "e", "as_of": 1.5}, "BAD_USER_INPUT", "as_of"),
+    ("chains", {"as_of": True}, "BAD_USER_INPUT", "as_of"),
+    ("recall", {"query": "q", "as_of": "2026-01-01T00:00:00-23:59"}, "BAD_USER_INPUT", "as_of"),
+    ("chains", {"as_of": "9999-12-31T23:59:59Z"}, "BAD_USER_INPUT", "as_of"),
+    # ... and a bare password is no id, key or ref (assembled, so no scanner takes this file for a leak).
+    ("remember", {"content": "pw note p", "project": "passw0rd" + "123"}, "BAD_USER_INPUT", None),
+    ("set_preference", {"key": "hunter" + "2", "value": "vim"}, "BAD_USER_INPUT", None),
+    ("start_session", {"session": "C0rrect" + "H0rse"}, "BAD_USER_INPUT", None),
+    ("append_turn", {"session": "s", "role": "user", "content": "hi", "ref": "Summer" + "2024!"}, "BAD_USER_INPUT", None),
 ]
 
 
@@ -202,12 +214,43 @@ def test_enumerations_are_spelled_as_graphql_spells_them(api_server: Server, use
             assert stored["created"] and stored["tier"] == "LONG_TERM"
             found = payload(await mcp.call_tool("recall", {
                 "query": "short answers code review", "priority": "CRITICAL", "profile": "IZANAGI", "tiers": ["LONG_TERM"]}))
-            assert found["profile"] == "izanagi" and found["items"][0]["id"] == stored["memoryId"]
+            assert found["profile"] == "IZANAGI" and found["items"][0]["id"] == stored["memoryId"]
             decision = payload(await mcp.call_tool("record_decision", {"decision": "Review in pairs", "tier": "LONG_TERM"}))
             traced = payload(await mcp.call_tool("trace", {
                 "entity": decision["entityId"], "direction": "BOTH", "edge_types": ["CAUSED", "SOLVED_BY"]}))
             assert traced["paths"] == []
     run(work)
+
+
+def test_every_enumeration_a_tool_answers_is_spelled_as_the_tools_take_it(
+    api_server: Server, user: tuple[str, str],
+) -> None:
+    graphql = Client(api_server, user[1], user[0])
+    sections = {s["name"] for s in graphql.data('{ __type(name: "ContextSectionName") { enumValues { name } } }')
+                ["__type"]["enumValues"]}
+
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            found = payload(await mcp.call_tool("recall", {"query": "anything", "priority": "CRITICAL"}))
+            assert found["profile"] == "HYBRID"
+            # What recall answers, it takes back.
+            again = payload(await mcp.call_tool("recall", {"query": "anything", "profile": found["profile"]}))
+            assert again["profile"] == "HYBRID"
+            decision = payload(await mcp.call_tool("record_decision", {"decision": "Cache sessions in Redis",
+                                                                        "project": "enums"}))
+            payload(await mcp.call_tool("record_error", {"error": "Redis evicts sessions under load", "fix": "Raise maxmemory",
+                                                         "caused_by": decision["entityId"], "project": "enums"}))
+            [chain] = payload(await mcp.call_tool("chains", {"project": "enums"}))["chains"]
+            assert (chain["decision"]["type"], chain["error"]["type"]) == ("DECISION", "ERROR")
+            [path, *_] = payload(await mcp.call_tool("trace", {"entity": decision["entityId"]}))["paths"]
+            assert [node["type"] for node in path["nodes"]][:2] == ["DECISION", "ERROR"]
+            payload(await mcp.call_tool("start_session", {"session": "enums-1", "project": "enums"}))
+            window = payload(await mcp.call_tool("context", {"session": "enums-1", "query": "what did we cache?"}))
+            assert window["sections"] and {s["section"] for s in window["sections"]} <= sections
+    run(work)
+
+    # A number is no time on either interface, and refused with the same code.
+    assert graphql.codes('query { recall(query: "q", asOf: 5) { recallId } }') == ["BAD_USER_INPUT"]
 
 
 def test_an_mcp_write_is_seen_by_a_graphql_subscriber(api_server: Server, user: tuple[str, str]) -> None:
@@ -293,7 +336,7 @@ def test_a_session_over_stdio_from_start_to_context_to_end(services: Services, u
             window = payload(await mcp.call_tool("context", {
                 "session": "s1", "query": "when do we ship?", "context_window": 8192}))
             assert window["tokens"] <= 8192
-            history = next(s for s in window["sections"] if s["section"] == "conversation_history")
+            history = next(s for s in window["sections"] if s["section"] == "CONVERSATION_HISTORY")
             assert "ship the web app on Fridays" in history["text"]
             ended = payload(await mcp.call_tool("end_session", {"session": "s1"}))
             assert ended["turnsDeleted"] == 1

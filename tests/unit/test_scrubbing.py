@@ -291,12 +291,50 @@ def test_a_bare_password_as_a_project_or_session_id_is_refused(value: str) -> No
         assert value not in str(caught.value)
 
 
-@pytest.mark.parametrize("value", [
+# Issue 38's: a word of the breach lists under digits or a symbol, CamelCase words with letters swapped,
+# letters and digits with a symbol a password policy asks for (as ids, the last are refs: no id form takes '!').
+WEAK_PASSWORDS = ["passw0rd" + "123", "hunter" + "2", "C0rrect" + "H0rse", "Adm1n" + "!", "Welcome" + "1",
+                  "trustno" + "1", "l3tm3" + "1n", "MyPassw" + "0rd"]
+POLICY_PASSWORDS = ["Summer" + "2024!", "Xk9#mQ2" + "$vL7p", "Adm1n" + "!"]
+
+
+@pytest.mark.parametrize("value", WEAK_PASSWORDS)
+def test_a_weak_password_is_refused_as_every_id_a_caller_names(value: str) -> None:
+    for kind in ("project", "session"):
+        with pytest.raises(ScopeError, match=f"{kind} id looks like a secret \\(password\\)"):
+            Scope("alice", **{f"{kind}_id": value})
+    for what in ("request id", "a preference key", "ref"):
+        with pytest.raises(InvalidInput, match=f"{what} looks like a secret") as caught:
+            check_id(what, value)
+        assert value not in str(caught.value)
+
+
+@pytest.mark.parametrize("value", POLICY_PASSWORDS)
+def test_letters_digits_and_a_password_symbol_are_refused_as_a_ref(value: str) -> None:
+    with pytest.raises(InvalidInput, match="ref looks like a secret \\(password\\)"):
+        check_id("ref", value)
+
+
+# Ids the suite, the README and the benchmarks use, and ids people and libraries make.
+ORDINARY_IDS = [
     "s3-backups", "s3bucket", "web3app", "user@example.com", "Alice@Example.com", "Sprint1b", "Project1a", "iPhone15",
     "k8s-cluster", "utf8mb4", "conv-26:session_1", "thread_Hx9eQ3bR2yLmV8kN0pT4sW1c", "a1b2c3d4", "deadbeef0123",
-])
+    "proj-alpha", "session-2026-12-05", "chat-42", "conv-26", "D1:3", "D12:3", "turn-0001", "admin", "dragon",
+    "summer-2024", "python3", "ubuntu22.04", "llama3.1", "gpt-4o", "x86_64", "l10n", "MyProject", "DataPipeline2",
+    "Q4-planning", "answer_style", "db.host", "msg_01XFDUDYJgAACzvnptvVoYEL", "cus_NffrFeUfNV2Hib",
+    "3f2a9c1e-5b7d-4f0a-8b2c-3d4e5f607182", "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+]
+
+
+@pytest.mark.parametrize("value", ORDINARY_IDS)
 def test_ids_that_only_hold_digits_among_letters_pass(value: str) -> None:
     assert Scope("alice", value, value).project_id == value
+    assert check_id("ref", value) == value
+
+
+@pytest.mark.parametrize("value", ["PR#42", "issue#7", "v1.2.3+build5", "https://example.com/t?id=42&p=2"])
+def test_refs_with_the_punctuation_of_ids_and_urls_pass(value: str) -> None:
+    assert check_id("ref", value) == value
 
 
 def test_scrubbing_is_the_same_from_many_threads() -> None:

@@ -806,7 +806,7 @@ export type Query = {
   tierUsage: Array<TierUsage>;
   /** Paths through the knowledge graph from an entity, shortest first. */
   trace: Array<Path>;
-  /** Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors remains. Your own erasures, or with an admin key anyone's. */
+  /** Check an erasure's receipt against the live store: that none of its ids, versions, index entries or vectors remains. Your own erasures, or with an admin key anyone's: a receipt is checked in the store of its `userId` only, and another user's answers NOT_FOUND. A user's erasure names the user twice (`scopeId` is `userId`); a receipt naming two users is BAD_USER_INPUT. */
   verifyErasure: ErasureCheck;
 };
 

@@ -216,24 +216,66 @@ def _id_kinds(value: str) -> tuple[str, ...]:
     return tuple(sorted(kinds, key=_PRIORITY.__getitem__))
 
 
-# A word spelled with letters and the digits or symbols that stand in for letters ("Sw0rdf1sh" for swordfish).
+# A bare password is a word to a scan of prose; in an id it is told by its shape (``_password_shaped``).
+# A word spelled with letters and the digits or symbols that stand in for letters ("Sw0rdf1sh" for swordfish),
+# each CamelCase part of it ("C0rrectH0rse") a part of four characters or more.
 _SPELLED = re.compile(r"[A-Za-z013457@$]+")
+_HUMP = re.compile(r"[A-Z]?[^A-Z]+|[A-Z]+")
 _STAND_IN = re.compile(r"(?<=[A-Za-z])[013457@$](?=[A-Za-z]{2})")
 _HEX = re.compile(r"[0-9A-Fa-f]+")
+_AS_LETTER = str.maketrans("013457@$", "oieastas")
+# Four consonants in a row, once the stand-ins read as letters: no word, but a random id ("g3tbo4sljz1w").
+_CONSONANTS = re.compile(r"[^aeiouy]{4,}")
+# The parts of an id between its separators, and what a password adds after its word ("hunter2", "Adm1n!").
+_ID_PART = re.compile(r"[^\s._:/-]+")
+_TAIL = re.compile(r"[0-9!#$%^&*?~+=]+$")
+# The words the breach lists hold most often under a few digits or a symbol; alone, each is just a word.
+_WEAK_WORDS = frozenset("""
+    password passwd letmein qwerty qwertz azerty asdfgh iloveyou trustno hunter admin welcome changeme monkey dragon
+    sunshine princess football baseball superman batman starwars shadow secret
+""".split())
+# Symbols a password policy asks for and an id, a version or a URL has no use for.
+_POLICY_SYMBOL = re.compile(r"[!$%^*~|]")
 
 
 def _password_shaped(value: str) -> bool:
-    """A bare password, which a scan of prose lets pass as a word, told by its shape: in an id nothing
-    explains a word whose letters are swapped for digits or '@' ("Sw0rdf1sh", "P@ssw0rd", "Tr0ub4dor"),
-    twice, or once in a capitalised word ("Passw0rd"). Ids people pick read otherwise: "s3-backups",
-    "web3app" and "user@example.com" swap once in lower case, "Sprint1b" ends in its digit, "iPhone15" and
-    random ids mix their case, and hex (uuids, hashes) is left alone."""
+    """A bare password, told by one of three shapes an id people pick does not have:
+
+    - letters, digits and one of ``! $ % ^ * ~ |`` in one word ("Summer2024!", "Xk9#mQ2$vL7p");
+    - a word of the breach lists with its letters swapped or digits or symbols after it ("hunter2",
+      "passw0rd123", "Adm1n!", "Welcome1"); the word alone ("admin") is a word;
+    - letters swapped for the digits or '@' that stand in for them, twice, or once in a capitalised word
+      ("Sw0rdf1sh", "C0rrectH0rse", "Tr0ub4dor", "Passw0rd"), where the word still reads as one.
+
+    Ids read otherwise: "s3-backups", "web3app" and "user@example.com" swap once in lower case,
+    "Sprint1b" ends in its digit, "iPhone15" and random ids mix their case in short parts, and hex
+    (uuids, hashes) is left alone."""
+    return _policy_shaped(value) or _weak_word(value) or _letters_swapped(value)
+
+
+def _policy_shaped(value: str) -> bool:
+    return any(_POLICY_SYMBOL.search(word) and any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
+               for word in value.split())
+
+
+def _weak_word(value: str) -> bool:
+    for part in _ID_PART.findall(value):
+        for word in (part, *_HUMP.findall(part)):
+            stem = _TAIL.sub("", word).lower().translate(_AS_LETTER)
+            if stem in _WEAK_WORDS and stem != word.lower():
+                return True
+    return False
+
+
+def _letters_swapped(value: str) -> bool:
     for word in _SPELLED.findall(value):
-        letters = [c for c in word if c.isalpha()]
-        if _HEX.fullmatch(word) or not letters or any(c.isupper() for c in letters[1:]):
+        humps = _HUMP.findall(word)
+        if _HEX.fullmatch(word) or any(len(hump) < 4 for hump in humps[1:]):
             continue
-        swaps = len(_STAND_IN.findall(word))
-        if swaps >= 2 or (swaps == 1 and word[0].isupper()):
+        if _CONSONANTS.search(word.lower().translate(_AS_LETTER)):
+            continue
+        swaps = [len(_STAND_IN.findall(hump)) for hump in humps]
+        if sum(swaps) >= 2 or (swaps[0] == 1 and word[0].isupper()):
             return True
     return False
 

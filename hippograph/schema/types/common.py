@@ -32,8 +32,8 @@ Direction = strawberry.enum(vocabulary.Direction, description="Which edges to fo
 AsOf = Annotated[datetime | None, strawberry.argument(description=(
     "Read the store as it was at this moment: what was recorded by then, with the text it had then, the "
     "decisions still open then, recency measured from then (hippograph's docs/analysts.md). Null (the "
-    "default): as it is now. A time without a zone is UTC; a moment to come is refused. An as-of read "
-    "counts no access."))]
+    "default): as it is now. A time without a zone is UTC; a moment to come, or a UTC offset past ±18:00, is "
+    "refused (BAD_USER_INPUT). An as-of read counts no access."))]
 
 
 def native_time(value: Any) -> datetime | None:

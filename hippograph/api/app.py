@@ -48,7 +48,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             app.state.services = opened
             app.state.metrics.watch_writes(opened.writer.counts)
             app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
-            # Served while it runs, but /readyz says ready only once the first requests no longer pay for a cold start.
+            # In the background: the server is ready (and serves) meanwhile, its first requests only slower.
             app.state.warming = Warming()
             tasks = [asyncio.create_task(app.state.warming.run(opened))]
             if settings.consolidate_every > 0:

@@ -51,6 +51,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                           "hippograph/resources/hybrid_fit.json); it fits how a question is weighed, so the styles "
                           "FILE already weighs otherwise (statements, keyword queries) are kept")
 
+    deadlines = kinds.add_parser("deadlines", help="how soon answers come when answering is hard: a start, hostile "
+                                 "requests, a burst stuck past its deadline, Neo4j unreachable")
+    deadlines.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes")
     latency = kinds.add_parser("latency", help="recall latency on a store of distinct memories at growing sizes, "
                                                "with scoped exactness")
     latency.add_argument("--sizes", default="10000,100000", help="store sizes, comma-separated (default 10000,100000)")
@@ -112,6 +115,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
             result = api.run(services, args.memories, args.clients, args.seconds, args.data,
                              args.queries, args.write_seconds, progress=progress)
+        elif args.bench == "deadlines":
+            from hippograph_bench import deadlines
+
+            result = deadlines.run(services, progress=progress)
         else:
             from hippograph_bench import latency
 
@@ -142,7 +149,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         written = [out.with_suffix(".md")]
         written[0].write_text(lifecycle.page(result, json.loads(raw.read_text()) if raw.exists() else None))
         written.append(report.gather(out.parent))
+    elif args.bench == "deadlines":
+        written = []
     else:
         written = report.write(out, args.bench, result)
-    print(f"wrote {out} and {', '.join(str(p) for p in [*written, *shipped])}")
+    print(f"wrote {', '.join(str(p) for p in [out, *written, *shipped])}")
     return 0

@@ -34,6 +34,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        app.state.settings = settings
         app.state.events = EventBus()
         app.state.metrics = Metrics()
         app.state.callers = CallerCache(settings.auth_cache_ms / 1000.0) if settings.auth_cache_ms > 0 else None
@@ -48,7 +49,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             app.state.services = opened
             app.state.metrics.watch_writes(opened.writer.counts)
             app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
-            # Served while it runs, but /readyz says ready only once the first requests no longer pay for a cold start.
+            # In the background: the server is ready (and serves) meanwhile, its first requests only slower.
             app.state.warming = Warming()
             tasks = [asyncio.create_task(app.state.warming.run(opened))]
             if settings.consolidate_every > 0:

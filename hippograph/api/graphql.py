@@ -20,6 +20,7 @@ from strawberry.types import ExecutionResult
 
 from hippograph.api import graphiql, request_body
 from hippograph.api.auth import identify, key_from_headers, key_from_params
+from hippograph.memory.errors import DeadlinePassed
 from hippograph.memory.writing.outcomes import Deadline, set_deadline
 from hippograph.schema import schema
 from hippograph.schema.context import Context
@@ -74,7 +75,7 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         # while a worker thread it waits on (which cannot be interrupted) is still busy. Its writes
         # see the deadline (``hippograph.memory.writing.outcomes``): none begins once the answer has
         # gone out, and a request that has begun writing is answered with its outcome instead.
-        deadline = Deadline()
+        deadline = Deadline(self.timeout)
         context = contextvars.copy_context()
         context.run(set_deadline, deadline)
         running = asyncio.get_running_loop().create_task(self.run(Request(scope=scope, receive=receive)), context=context)
@@ -86,6 +87,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             response = request_error(exc.status_code, exc.reason)
         except TimeoutError:
             response = await self.past_deadline(running, deadline)
+        except DeadlinePassed:
+            # Its key was still being checked as the deadline came (``get_context``): cut off like any other.
+            response = self.cut_off()
         await response(scope, receive, send)
 
     async def past_deadline(self, running: asyncio.Task[Response], deadline: Deadline) -> Response:
@@ -102,6 +106,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
                     "Retrying it is safe: a write already stored answers with its memory instead of storing it again",
                 )
         running.add_done_callback(_forget)
+        return self.cut_off()
+
+    def cut_off(self) -> JSONResponse:
         return coded_error(ErrorCode.LIMIT_EXCEEDED, f"the request ran longer than {self.timeout:g} s and was cut off")
 
     def decode_json(self, data: str | bytes) -> object:

@@ -1,4 +1,4 @@
-"""Liveness and readiness endpoints, and the warm-up readiness waits for."""
+"""Liveness and readiness endpoints, and the warm-up that runs beside them."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ class Warming:
 
     def __init__(self) -> None:
         self.warmth: Warmth | None = None
-        self.failure: str | None = None
 
     async def run(self, services: Services) -> None:
         while True:
@@ -31,9 +30,8 @@ class Warming:
                 log.info("warmed up in %.1f s: %d texts encoded, %d write groups rehearsed, %d recall statements run",
                          self.warmth.seconds, self.warmth.encoded, self.warmth.rehearsed, self.warmth.statements)
                 return
-            except Exception as exc:  # readiness says why, and the next try still comes
-                self.failure = f"{type(exc).__name__}: {exc}"
-                log.warning("warm-up failed (%s); trying again in %.0f s", self.failure, RETRY_SECONDS)
+            except Exception as exc:  # the log says why, and the next try still comes
+                log.warning("warm-up failed (%s: %s); trying again in %.0f s", type(exc).__name__, exc, RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)
 
 
@@ -43,16 +41,16 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Neo4j reachable, migrations applied, model loaded and fitting the index, and the warm-up done —
-    or 503 with why."""
+    """Neo4j reachable, migrations applied, model loaded and fitting the index — or 503 with why. The
+    warm-up does not hold readiness back: requests before it ends are answered, only slower (``warm``
+    says whether it has ended)."""
     services = getattr(request.app.state, "services", None)
     if services is None:
-        return JSONResponse({"status": "unavailable", "reason": "starting: services not opened yet"}, status_code=503)
+        return JSONResponse({"status": "unavailable", "reason": f"starting: loading the embedding model "
+                             f"{request.app.state.settings.embedding_model}"}, status_code=503)
     reason = await run_in_threadpool(services.readiness)
-    warming: Warming | None = getattr(request.app.state, "warming", None)
-    if reason is None and warming is not None and warming.warmth is None:
-        reason = (f"warming up the embedding model {services.embedder.name} ({services.embedder.dimension} dimensions)"
-                  + (f"; the last try failed: {warming.failure}" if warming.failure else ""))
     if reason is not None:
         return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
-    return JSONResponse({"status": "ready"})
+    warming: Warming | None = getattr(request.app.state, "warming", None)
+    return JSONResponse({"status": "ready", "model": services.embedder.name,
+                         "warm": warming is None or warming.warmth is not None})

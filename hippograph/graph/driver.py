@@ -8,6 +8,15 @@ from neo4j.exceptions import AuthError, ServiceUnavailable
 from hippograph.config import Settings
 
 
+# How long a session waits for a connection, and retries a failed transaction, at most; a request's
+# sessions wait less, within its deadline (``hippograph.memory.bounded``).
+ACQUISITION_TIMEOUT = 10.0
+# A request in flight when Neo4j goes away should fail soon (UNAVAILABLE), not hang for 30 s.
+RETRY_TIME = 5.0
+# The driver's own first pause between tries (then twice as long each time).
+FIRST_PAUSE = 1.0
+
+
 class Neo4jUnavailable(RuntimeError):
     """Neo4j cannot be reached or refuses our credentials; the message is one line saying which."""
 
@@ -18,9 +27,9 @@ def connect(settings: Settings, verify: bool = True) -> Driver:
         settings.neo4j_uri,
         auth=(settings.neo4j_user, settings.neo4j_password),
         max_connection_pool_size=64,
-        connection_acquisition_timeout=10.0,
-        # A request in flight when Neo4j goes away should fail soon (UNAVAILABLE), not hang for 30 s.
-        max_transaction_retry_time=5.0,
+        connection_acquisition_timeout=ACQUISITION_TIMEOUT,
+        max_transaction_retry_time=RETRY_TIME,
+        initial_retry_delay=FIRST_PAUSE,
         # Schema-discovery warnings ("label does not exist" on an empty store) are noise in logs.
         notifications_min_severity="OFF",
     )

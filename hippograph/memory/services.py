@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import cast
 
 from neo4j import Driver
 
@@ -15,6 +16,7 @@ from hippograph.embedding import Embedder
 from hippograph.graph import migrations
 from hippograph.graph import database_info, store_model
 from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
+from hippograph.memory.bounded import BoundedDriver
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.tokens import TokenCounter, token_counter
@@ -80,7 +82,9 @@ def open_embedder(settings: Settings) -> Embedder:
 @contextmanager
 def open_services(settings: Settings, verify: bool = True, check: bool = True) -> Iterator[Services]:
     """The services; ``check``: refuse a store of another model's vectors (`hippograph reembed` opens it anyway)."""
-    driver = connect(settings, verify=verify)
+    unbounded = connect(settings, verify=verify)
+    # A Driver to everything that uses it; a request's sessions end at its deadline.
+    driver = cast(Driver, BoundedDriver(unbounded))
     try:
         embedder = open_embedder(settings)
         if check:
@@ -96,4 +100,4 @@ def open_services(settings: Settings, verify: bool = True, check: bool = True) -
             access.close()
             audit.close()
     finally:
-        driver.close()
+        unbounded.close()

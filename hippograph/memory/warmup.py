@@ -12,7 +12,8 @@ is logged — and runs the recall statement once for each statement text and par
 the profiles, the scopes and the kinds of query make (one that asks when, one that names a
 month, one of plain keywords, a statement, one of stop words only — each style is weighed, and
 searched, its own way — each read now and as of a moment), reading as a user no one is and booking no
-access. The server says ready only after it (``/readyz``).
+access. The server runs it in the background: it is ready (``/readyz``) before the warm-up ends, and
+the requests that come meanwhile are answered, only slower.
 """
 
 from __future__ import annotations

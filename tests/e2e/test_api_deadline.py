@@ -1,6 +1,8 @@
 """A tight deadline under many concurrent writers (``HIPPOGRAPH_REQUEST_TIMEOUT=1``, 64 at once): every
 write answered with an error is absent from the store and every success is present. A write cut off
-before it began never begins; one that had begun is answered with its outcome, or OUTCOME_UNKNOWN."""
+before it began never begins; one that had begun is answered with its outcome, or OUTCOME_UNKNOWN.
+And work cut off at the deadline stops there: a burst of requests stuck past it leaves the server
+answering the requests after it."""
 
 from __future__ import annotations
 
@@ -12,14 +14,23 @@ from typing import Any
 import pytest
 
 from hippograph_bench.server import Server, running_server
+from hippograph.graph.vocabulary import Tier
 from hippograph.memory import keys
 from hippograph.memory.services import Services
-from api_client import Client, new_user
+from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
+from api_client import Client, new_user, until
 
 pytestmark = pytest.mark.neo4j
 
 WRITERS = 64
 WRITES_EACH = 6
+BURST = 32
+# Each client of the burst edits again as soon as it is answered: enough edits for every worker thread.
+EDITS_EACH = 3
+UPDATE = """mutation($input: UpdateMemoryInput!) { updateMemory(input: $input) {
+  __typename ... on UserError { code } } }"""
 REMEMBER = """mutation($input: RememberInput!) { remember(input: $input) {
   __typename ... on UserError { code } ... on RememberSuccess { memory { id content } created } } }"""
 
@@ -74,3 +85,43 @@ def test_every_write_answered_with_an_error_is_absent_and_every_success_present(
     assert [a["text"][:30] for a in cut_off if a["text"] in stored] == []
     # Told "stored": stored, as the memory it was told of.
     assert [a for a in answers if "id" in a and stored.get(a["text"]) != a["id"]] == []
+
+
+def test_a_burst_stuck_past_its_deadline_leaves_the_server_answering_the_next_request(
+    hurried: Server, services: Services,
+) -> None:
+    """32 clients edit one user's memory while this test holds that user's lock, so that every edit is
+    stuck in Neo4j past its deadline (an edit has begun writing: OUTCOME_UNKNOWN after twice the
+    deadline). Their work must stop there, its transactions ended and its threads and connections
+    given back: another user's request, made after the burst while the lock is still held, is
+    answered as usual. Before, the stuck edits kept every worker thread, and it never was."""
+    stuck, other = new_user("stuck"), new_user("after")
+    memory = remember(services, Scope(stuck), MemoryInput("The burst edits this note", Tier.LONG_TERM)).id
+    stuck_key = keys.create_key(services.driver, services.database, stuck, keys.Role.USER).secret
+    after = Client(hurried, keys.create_key(services.driver, services.database, other, keys.Role.USER).secret, other)
+    logged = len(hurried.log_lines())
+
+    def editor(c: int) -> list[str]:
+        client = Client(hurried, stuck_key, stuck)
+        return [answer_code(client.run(UPDATE, input={"id": memory, "relevance": (c * EDITS_EACH + i) / 1000}))
+                for i in range(EDITS_EACH)]
+
+    with services.driver.session(database=services.database) as session:
+        holding = session.begin_transaction()
+        try:
+            holding.run("MATCH (u:User {id: $id}) SET u.heldByTest = true", id=stuck).consume()
+            with ThreadPoolExecutor(BURST) as pool:
+                codes = [code for each in pool.map(editor, range(BURST)) for code in each]
+            assert set(codes) <= {"LIMIT_EXCEEDED", "OUTCOME_UNKNOWN"} and codes, codes
+            answered = until(lambda: not after.codes("{ tierUsage { tier } }"), 60)
+        finally:
+            holding.rollback()
+    assert answered, "a request after the burst was not answered: the cut-off work still held the server"
+    # What the cut-off work met on its way out is logged as that, not as an unexpected error.
+    assert [line for line in hurried.log_lines()[logged:] if "unexpected error" in line] == []
+
+
+def answer_code(body: dict[str, Any]) -> str:
+    if body.get("errors"):
+        return body["errors"][0]["extensions"]["code"]
+    return body["data"]["updateMemory"].get("code") or body["data"]["updateMemory"]["__typename"]

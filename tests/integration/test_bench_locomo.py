@@ -14,9 +14,10 @@ import pytest
 
 from hippograph.memory.services import Services
 from hippograph_bench import data, lifecycle, locomo
+from shared_data import DATA
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "bench" / "longmemeval-tiny.json"
-DEV_LONGMEMEVAL = Path("/work/shared/data/longmemeval-s-dev.json.xz")
+DEV_LONGMEMEVAL = DATA / "longmemeval-s-dev.json.xz"
 
 pytestmark = pytest.mark.neo4j
 
@@ -182,7 +183,7 @@ def _blob(text: str) -> bool:
     return any(re.search(r"\d", run) for run in re.findall(r"[A-Za-z0-9+/=]{200,}", text))
 
 
-@pytest.mark.skipif(not DEV_LONGMEMEVAL.exists(), reason="the LongMemEval development file is not on this machine")
+@pytest.mark.skipif(not DEV_LONGMEMEVAL.exists(), reason=f"the LongMemEval development file is not at {DEV_LONGMEMEVAL}")
 def test_the_longmemeval_haystacks_with_the_longest_turn_and_the_blobs_are_stored(clean_db: Services) -> None:
     haystacks = data.load([DEV_LONGMEMEVAL])
     longest = max(haystacks, key=lambda c: max(len(t.text) for t in c.turns))

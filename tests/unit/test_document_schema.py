@@ -11,6 +11,7 @@ import pytest
 
 from hippograph.memory.documents.engine import Scrubber
 from hippograph.memory.documents.schema import DocumentError, child, load, validate
+from shared_data import SHARED
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "izanagi"
 
@@ -33,9 +34,9 @@ def test_the_seed_examples_validate(kind: str, name: str) -> None:
 
 
 def test_the_fixtures_are_the_seed_examples_verbatim() -> None:
-    seed = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "izanagi-memory-manager.md"
+    seed = SHARED / "seeds" / "izanagi-memory-manager.md"
     if not seed.exists():
-        pytest.skip("the seed document is not on this machine")
+        pytest.skip(f"the seed document is not at {seed}")
     blocks = seed.read_text().split("```json\n")[1:4]
     for block, name in zip(blocks, ["session.json", "project-memory.json", "long-term-memory.json"]):
         assert (FIXTURES / name).read_text() == block.split("```")[0]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
@@ -15,8 +14,9 @@ from hippograph.memory.writing.scrubbing import (
     KINDS, Finding, SecretRejected, check_id, enforce, enforce_data, scrub, scrub_labelled,
 )
 from hippograph.memory.tiers import Scope, ScopeError
+from shared_data import DATA
 
-LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
+LOCOMO = DATA / "locomo-dev.json"
 
 # Fake credentials in the shape of the real ones, assembled so that no scanner
 # mistakes this file for a leak.
@@ -345,7 +345,7 @@ def test_scrubbing_is_the_same_from_many_threads() -> None:
     assert results == expected * 20
 
 
-@pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not present")
+@pytest.mark.skipif(not LOCOMO.exists(), reason=f"the LoCoMo development file is not at {LOCOMO}")
 def test_no_locomo_conversation_turn_is_altered() -> None:
     samples = json.loads(LOCOMO.read_text())
     turns = [

@@ -4,10 +4,11 @@ known — that nobody knows.
 Two things could make the answer untrue, and each is handled here:
 
 - **The request's deadline.** The API answers a request when its deadline passes, while the
-  worker thread running it goes on (a thread cannot be interrupted). A :class:`Deadline` travels
-  with the request (a context variable, which worker threads inherit): a request that has not
-  begun writing when the deadline passes never begins (:class:`~hippograph.memory.errors.DeadlinePassed`),
-  and once one has begun the API waits for its outcome rather than answer "cut off".
+  worker thread running it goes on (a thread cannot be interrupted; its Neo4j work is held to the
+  deadline, ``hippograph.memory.bounded``). A :class:`Deadline` travels with the request (a context
+  variable, which worker threads inherit): a request that has not begun writing when the deadline
+  passes never begins (:class:`~hippograph.memory.errors.DeadlinePassed`), and once one has begun
+  the API waits for its outcome rather than answer "cut off".
 - **The store lost while committing.** When the connection drops after the commit was sent, the
   driver cannot say whether Neo4j committed: the write answers
   :class:`~hippograph.memory.errors.OutcomeUnknown`, never "unavailable" (which says "not stored").
@@ -19,7 +20,9 @@ else by its content (``hippograph.memory.writing.writer``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -38,12 +41,17 @@ UNKNOWN_MESSAGE = (
 
 
 class Deadline:
-    """When a request's answer is due, as its writes see it; the API passes it (:meth:`expire`)."""
+    """When a request's answer is due, as its work sees it; the API passes it (:meth:`expire`).
 
-    def __init__(self) -> None:
+    With ``seconds`` the deadline also keeps time, so that Neo4j work of the request can be held to
+    what is :meth:`left` of it (``hippograph.memory.bounded``); without, it passes only by hand."""
+
+    def __init__(self, seconds: float | None = None) -> None:
         self._lock = threading.Lock()
         self._passed = False
         self._writing = False
+        self._seconds = seconds
+        self._started = time.monotonic()
 
     def begin_write(self) -> None:
         """Called right before each write transaction of the request: refused when the answer went out
@@ -61,6 +69,22 @@ class Deadline:
             self._passed = True
             return self._writing
 
+    def left(self) -> float | None:
+        """Seconds the request's work may still take: until its answer is due, or, once it has begun
+        writing, until the API stops waiting for its outcome (as long again); 0 once it is cut off,
+        None when the deadline keeps no time."""
+        with self._lock:
+            if self._passed and not self._writing:
+                return 0.0
+            if self._seconds is None:
+                return None
+            due = self._started + self._seconds * (2 if self._writing else 1)
+            return max(0.0, due - time.monotonic())
+
+    @property
+    def writing(self) -> bool:
+        return self._writing
+
 
 _deadline: ContextVar[Deadline | None] = ContextVar("hippograph_deadline", default=None)
 
@@ -73,6 +97,19 @@ def set_deadline(deadline: Deadline) -> None:
 def current_deadline() -> Deadline | None:
     """The deadline of the request this code runs for; None outside a request that has one (MCP, the CLI)."""
     return _deadline.get()
+
+
+@contextmanager
+def working_for(deadlines: Sequence[Deadline | None]) -> Iterator[None]:
+    """Run the block as the work of several requests (a group of writes, run by one of their callers):
+    bounded by the one whose deadline is furthest, and not at all if one of them has none."""
+    lefts = [(left, d) for d in deadlines if d is not None and (left := d.left()) is not None]
+    furthest = max(lefts, key=lambda pair: pair[0])[1] if lefts and len(lefts) == len(deadlines) else None
+    token = _deadline.set(furthest)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
 
 
 def committed(

@@ -227,7 +227,9 @@ class Writer:
                 begun.append(i)
             except DeadlinePassed as late:
                 results[i] = late
-        for i, result in zip(begun, self._store([writes[i] for i in begun])):
+        with outcomes.working_for([writes[i].deadline for i in begun]):
+            stored = self._store([writes[i] for i in begun])
+        for i, result in zip(begun, stored):
             results[i] = result
         return results  # type: ignore[return-value]
 

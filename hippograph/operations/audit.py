@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from hippograph.memory.audit import AuditEvent
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
-from hippograph.operations.limits import DEFAULT_PAGE, MAX_CURSOR, bounded, bounded_list, text
+from hippograph.operations.limits import DEFAULT_PAGE, MAX_CURSOR, bounded, bounded_list, text, utc
 
 
 async def audit_log(
@@ -22,6 +22,7 @@ async def audit_log(
     if after is not None and len(after) > MAX_CURSOR:
         raise BadInput("after is not a cursor this field returned", field="after")
     first = bounded(first, "first")
+    since, until = utc(since, "filter.since"), utc(until, "filter.until")
     try:
         return await run_in_threadpool(
             lambda: call.services.audit.query(

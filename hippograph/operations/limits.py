@@ -122,19 +122,9 @@ def bounded(value: int, field: str, most: int = MAX_PAGE, least: int = 1) -> int
     return value
 
 
-def moment(value: datetime | None, field: str) -> datetime | None:
-    """A caller's ``now``: within ``MAX_CLOCK_SKEW`` of the server's clock (a time without a zone is UTC)."""
-    if value is None:
-        return None
-    aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
-    if abs(aware - datetime.now(timezone.utc)) > MAX_CLOCK_SKEW:
-        raise BadInput(f"{field} must be within {MAX_CLOCK_SKEW.days} day of the server's clock", field=field)
-    return value
-
-
-def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
-    """A moment to read the store as of, in UTC: any past moment, or now (a time without a zone is UTC);
-    a moment still to come has no store to read yet. Every read that takes ``asOf`` checks it here."""
+def utc(value: datetime | None, field: str) -> datetime | None:
+    """A time a caller sent, in UTC — the rule of every time an operation takes: a time without a zone is UTC;
+    an offset past ±18:00, or a time outside the years 1 to 9999 once in UTC, is no time Neo4j can hold."""
     if value is None:
         return None
     aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
@@ -142,12 +132,26 @@ def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
     if offset is not None and abs(offset) > MAX_UTC_OFFSET:
         raise BadInput(f"{field} has a UTC offset beyond ±18:00, which no time zone has", field=field)
     try:
-        utc = aware.astimezone(timezone.utc)
+        return aware.astimezone(timezone.utc)
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first year in UTC
         raise BadInput(f"{field} is outside the years 1 to 9999 in UTC", field=field) from None
-    if utc > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
+
+
+def moment(value: datetime | None, field: str) -> datetime | None:
+    """A caller's ``now``, in UTC: within ``MAX_CLOCK_SKEW`` of the server's clock."""
+    at = utc(value, field)
+    if at is not None and abs(at - datetime.now(timezone.utc)) > MAX_CLOCK_SKEW:
+        raise BadInput(f"{field} must be within {MAX_CLOCK_SKEW.days} day of the server's clock", field=field)
+    return at
+
+
+def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
+    """A moment to read the store as of, in UTC: any past moment, or now; a moment still to come has no
+    store to read yet. Every read that takes ``asOf`` checks it here."""
+    at = utc(value, field)
+    if at is not None and at > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
         raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)
-    return utc
+    return at
 
 
 def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LIST) -> list[T] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import httpx
@@ -222,11 +223,16 @@ def test_consolidation_refuses_a_now_far_from_the_clock(make_client) -> None:
     client = make_client("decay")
     client.data('mutation { remember(input: {content: "Kept fresh", tier: LONG_TERM}) { __typename } }')
     before = client.data("{ memories { nodes { id relevance } } }")
-    for now in ("9999-12-31T23:59:59", "2000-01-01T00:00:00Z"):
+    clock = datetime.now(timezone.utc)
+    # Far from the clock, or now at an offset no zone has (Neo4j takes none past ±18:00).
+    for now in ("9999-12-31T23:59:59", "2000-01-01T00:00:00Z", "0001-01-01T00:00:00+01:00",
+                clock.astimezone(timezone(-timedelta(hours=23, minutes=59))).isoformat()):
         result = result_of(client, f'consolidate(input: {{now: "{now}"}})')
         assert (result["__typename"], result["code"]) == ("BadUserInputError", "BAD_USER_INPUT"), now
     assert client.data("{ memories { nodes { id relevance } } }") == before
     assert result_of(client, "consolidate(input: {})")["__typename"] == "Consolidated"
+    now = clock.astimezone(timezone(-timedelta(hours=18))).isoformat()
+    assert result_of(client, f'consolidate(input: {{now: "{now}"}})')["__typename"] == "Consolidated"
 
 
 def test_a_missing_or_bad_key_answers_401_with_a_bearer_challenge(anonymous: Client, make_client) -> None:

@@ -94,6 +94,28 @@ def test_every_read_with_as_of_takes_the_same_moments_and_refuses_the_same(alice
             assert not alice.run(read, at=at).get("errors"), (field, at)
 
 
+def test_the_audit_log_takes_since_and_until_by_the_rule_of_as_of(alice: Client) -> None:
+    remember(alice, "the audit log reads its times as asOf does")
+    [event] = alice.data("{ auditLog(first: 1) { nodes { id at } } }")["auditLog"]["nodes"]
+    at = datetime.fromisoformat(event["at"])
+    page = "query($s: DateTime, $u: DateTime) { auditLog(filter: {since: $s, until: $u}, first: 100) { nodes { id } } }"
+    # The same instant however spelled: without a zone (UTC), or at any offset a zone has.
+    for spelled in (at.replace(tzinfo=None).isoformat(),
+                    *(at.astimezone(timezone(timedelta(hours=hours))).isoformat() for hours in (-18, 14, 18))):
+        since = [node["id"] for node in alice.data(page, s=spelled, u=None)["auditLog"]["nodes"]]
+        until = [node["id"] for node in alice.data(page, s=None, u=spelled)["auditLog"]["nodes"]]
+        assert event["id"] in since and event["id"] not in until, spelled
+    # An offset no zone has, or a time before year 1 or after 9999 once in UTC, is refused by name.
+    refused = {"2026-01-01T00:00:00-23:59": "offset", "2026-01-01T00:00:00+18:01": "offset",
+               "0001-01-01T00:00:00+01:00": "years 1 to 9999", "9999-12-31T23:59:59-01:00": "years 1 to 9999"}
+    for bound in ("since", "until"):
+        for spelled, why in refused.items():
+            body = alice.run(f"query($t: DateTime) {{ auditLog(filter: {{{bound}: $t}}) {{ nodes {{ id }} }} }}", t=spelled)
+            errors = body.get("errors") or []
+            assert [error["extensions"]["code"] for error in errors] == ["BAD_USER_INPUT"], (bound, spelled, body)
+            assert f"filter.{bound}" in errors[0]["message"] and why in errors[0]["message"], (bound, spelled, body)
+
+
 def test_a_receipt_checks_out_and_a_tampered_or_foreign_one_does_not(alice: Client, bob: Client) -> None:
     memory_id = remember(alice, "the vault token is rotated by the on-call")
     forgotten = alice.data(f"""mutation($id: ID!) {{ forget(input: {{memory: $id}}) {{

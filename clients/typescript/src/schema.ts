@@ -88,7 +88,9 @@ export type AuditEventConnection = {
 export type AuditFilter = {
   /** remember, recall, forget, export … */
   operations?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Events at or after this time. A time without a zone is UTC; a UTC offset past ±18:00 is refused. */
   since?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events before this time, read as `since` is. */
   until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
@@ -118,7 +120,7 @@ export type CompressionReport = {
 };
 
 export type ConsolidateInput = {
-  /** The moment decay is measured from (default: now; at most a day from the server's clock). */
+  /** The moment decay is measured from (default: now; at most a day from the server's clock). A time without a zone is UTC; a UTC offset past ±18:00 is refused. */
   now?: InputMaybe<Scalars['DateTime']['input']>;
 };
 

@@ -13,8 +13,9 @@ from hippograph.schema.pagination import PageInfo
 @strawberry.input
 class AuditFilter:
     operations: list[str] | None = strawberry.field(default=None, description="remember, recall, forget, export …")
-    since: datetime | None = None
-    until: datetime | None = None
+    since: datetime | None = strawberry.field(default=None, description=(
+        "Events at or after this time. A time without a zone is UTC; a UTC offset past ±18:00 is refused."))
+    until: datetime | None = strawberry.field(default=None, description="Events before this time, read as `since` is.")
 
 
 @strawberry.type(name="AuditEvent", description="One read or write: what was done, to which ids, when.")

@@ -85,7 +85,9 @@ class ContextWindow:
 
 @strawberry.input
 class ConsolidateInput:
-    now: datetime | None = strawberry.field(default=None, description="The moment decay is measured from (default: now; at most a day from the server's clock).")
+    now: datetime | None = strawberry.field(default=None, description=(
+        "The moment decay is measured from (default: now; at most a day from the server's clock). A time without a "
+        "zone is UTC; a UTC offset past ±18:00 is refused."))
 
 
 @strawberry.type

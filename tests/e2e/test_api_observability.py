@@ -10,6 +10,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from hippograph.config import Settings
 from hippograph_bench.server import Server
 from api_client import Client
 
@@ -78,7 +79,9 @@ def test_metrics_count_the_writes_committed_in_groups(alice: Client, api_server:
 def test_health_and_readiness(api_server: Server) -> None:
     assert httpx.get(f"{api_server.base}/healthz").json() == {"status": "ok"}
     ready = httpx.get(f"{api_server.base}/readyz")
-    assert ready.status_code == 200 and ready.json() == {"status": "ready"}
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+    # The model it serves with, named as configured (HIPPOGRAPH_EMBEDDING_MODEL).
+    assert ready.json()["model"] == Settings.from_env().embedding_model
 
 
 def test_introspection_needs_no_key(anonymous: Client) -> None:

@@ -151,6 +151,7 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.errors import NotFound
     from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
+    from hippograph.progress import Progress
 
     if args.scope == "verify":
         return _verify_receipt(args.receipt, settings)
@@ -159,11 +160,14 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     check_caller_id(args.scope, args.id)
     with open_services(settings) as services:
         if args.scope == "session":
-            forgotten = forget.forget_session(services, owner, args.id, by=CLI_ACTOR)
+            with Progress(f"forget session {args.id}", 0, "memories") as shown:
+                forgotten = forget.forget_session(services, owner, args.id, by=CLI_ACTOR, progress=shown)
         elif args.scope == "project":
-            forgotten = forget.forget_project(services, owner, args.id, by=CLI_ACTOR)
+            with Progress(f"forget project {args.id}", 0, "memories") as shown:
+                forgotten = forget.forget_project(services, owner, args.id, by=CLI_ACTOR, progress=shown)
         else:
-            forgotten = forget.forget_user(services, owner, by=CLI_ACTOR)
+            with Progress(f"forget user {owner}", 0, "nodes") as shown:
+                forgotten = forget.forget_user(services, owner, by=CLI_ACTOR, progress=shown)
             if forgotten.nothing:
                 raise NotFound(f"user {owner} not found")
     whose = "" if args.scope == "user" else f" of user {owner}"
@@ -200,6 +204,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import documents
     from hippograph.memory.errors import InvalidInput
     from hippograph.memory.services import open_services
+    from hippograph.progress import Progress
 
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
@@ -207,9 +212,9 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         raise InvalidInput(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     document = documents.load(text)
     documents.validate(args.kind, document)  # a malformed file fails before Neo4j and the model are touched
-    with open_services(settings) as services:
+    with open_services(settings) as services, Progress(f"import {args.kind}", 0, "memories") as shown:
         imported = documents.import_document(
-            services, args.kind, document, args.user, project_id=args.project, session_id=args.session
+            services, args.kind, document, args.user, project_id=args.project, session_id=args.session, progress=shown
         )
     print(imported.describe())
     return 0
@@ -235,10 +240,11 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.lifecycle.consolidation import consolidate
     from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
+    from hippograph.progress import Progress
 
     check_caller_id("user", args.user)
-    with open_services(settings) as services:
-        report = consolidate(services, args.user)
+    with open_services(settings) as services, Progress("consolidate", 0, "users") as shown:
+        report = consolidate(services, args.user, progress=shown)
     print(json.dumps(report.as_dict(), indent=2))
     return 0
 

@@ -14,7 +14,10 @@ LINE_SECONDS = 5.0
 
 class Progress:
     """Counts ``done`` of ``total`` ``unit``; on a terminal tqdm's bar (done, total, rate, time left), else a line
-    ``what: done/total unit (rate/s)`` at most every ``LINE_SECONDS`` and once at the end."""
+    ``what: done/total unit (rate/s, time left)`` at most every ``LINE_SECONDS`` and at the end, unless the
+    last line said it already.
+
+    Called as ``shown(done, total)`` it is the callback a layer that must not draw reports to."""
 
     def __init__(self, what: str, total: int, unit: str, done: int = 0, stream: TextIO | None = None) -> None:
         self.what, self.total, self.unit, self.done = what, total, unit, done
@@ -22,7 +25,7 @@ class Progress:
         self._bar = (tqdm(total=total, initial=done, desc=what, unit=f" {unit}", file=self._stream, dynamic_ncols=True)
                      if self._stream.isatty() else None)
         self._started = self._said = time.monotonic()
-        self._from = done
+        self._from = self._said_done = done
 
     def advance(self, count: int) -> None:
         self.done += count
@@ -31,16 +34,31 @@ class Progress:
         elif time.monotonic() - self._said >= LINE_SECONDS:
             self._line()
 
+    def __call__(self, done: int, total: int) -> None:
+        if total != self.total:
+            self.total = total
+            if self._bar is not None:
+                self._bar.total = total
+        self.advance(done - self.done)
+
+    def write(self, line: str) -> None:
+        """A line of its own (a summary, an event) that leaves the bar whole."""
+        if self._bar is not None:
+            self._bar.write(line, file=self._stream)
+        else:
+            print(line, file=self._stream, flush=True)
+
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
-        else:
+        elif self.done != self._said_done:  # nor when it did nothing (nothing to do, or failed first)
             self._line()
 
     def _line(self) -> None:
-        self._said = time.monotonic()
+        self._said, self._said_done = time.monotonic(), self.done
         rate = (self.done - self._from) / max(self._said - self._started, 1e-9)
-        print(f"{self.what}: {self.done}/{self.total} {self.unit} ({rate:.1f}/s)", file=self._stream, flush=True)
+        left = f"{tqdm.format_interval(max(self.total - self.done, 0) / rate)} left" if rate > 0 else "time left unknown"
+        print(f"{self.what}: {self.done}/{self.total} {self.unit} ({rate:.1f}/s, {left})", file=self._stream, flush=True)
 
     def __enter__(self) -> Progress:
         return self

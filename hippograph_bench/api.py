@@ -127,7 +127,7 @@ def run(
         raise RuntimeError(f"the store is not ready to serve: {reason}")
     # A crashed earlier run may have left writes; they must not count as store.
     leftovers = _cleanup(services, writer_users, [])
-    store = {**grow(services, memories, texts, progress), "distinct_texts": len(texts)}
+    store = {**grow(services, memories, texts), "distinct_texts": len(texts)}
     counts = held(services, [t.user_id for t in tenants(memories)])
     store["memories"] = sum(counts.values())
     bench_user_memories = counts[BENCH_USER]

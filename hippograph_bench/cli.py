@@ -94,11 +94,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph_bench import data, lifecycle
 
             result = lifecycle.evaluate(services, data.load_sets(args.data, args.conversations),
-                                        transcript_budget=args.transcript_budget, progress=progress)
+                                        transcript_budget=args.transcript_budget)
         elif args.bench == "locomo":
             from hippograph_bench import data, locomo
 
-            result = locomo.evaluate(services, data.load_sets(args.data, args.conversations), progress=progress)
+            result = locomo.evaluate(services, data.load_sets(args.data, args.conversations))
         elif args.bench == "writes":
             from hippograph_bench import writes
 
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph_bench import data, fit
 
             sets = data.load_sets(args.data, args.conversations)
-            result = fit.fit(fit.extract(services, sets, progress=progress), floor=PROFILES["hybrid"].gates.summary_above)
+            result = fit.fit(fit.extract(services, sets), floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [Path(p).name for p in args.data]
         elif args.bench == "api":
             from hippograph_bench import api
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph_bench import latency
 
             sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-            result = latency.run(services, sizes, args.data, args.queries, progress=progress)
+            result = latency.run(services, sizes, args.data, args.queries)
     out.write_text(json.dumps(result, indent=2, default=str) + "\n")
     shipped = []
     if args.bench == "fit" and args.ship:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,10 @@ import numpy as np
 
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
 from hippograph.memory.services import Services
+from hippograph.progress import Progress
 from hippograph_bench import metrics
 from hippograph_bench.data import DataSet
-from hippograph_bench.locomo import ask, bench_services, forgotten_after, ingest
+from hippograph_bench.locomo import ask, bench_services, forgotten_after, ingest, questions
 
 STEP = 0.05
 SIGNALS = ("vector", "keyword", "recency", "relation")
@@ -280,31 +281,31 @@ def conversation_folds(sets: Sequence[DataSet]) -> dict[tuple[str, str], str]:
     return {node: "/".join(find(node)) for node in nodes}
 
 
-def extract(
-    services: Services, sets: Sequence[DataSet], progress: Callable[[str], None] = lambda _: None,
-) -> list[Rows]:
+def extract(services: Services, sets: Sequence[DataSet]) -> list[Rows]:
     services = bench_services(services)
     profile = extraction_profile()
     fold = conversation_folds(sets)
     found: list[Rows] = []
-    for data in sets:
-        for conversation in data.conversations:
-            with forgotten_after(services, conversation):
-                dia_ids = ingest(services, conversation)
-                started = time.perf_counter()
-                for question in conversation.questions:
-                    # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
-                    firsts = {}
-                    for c in ask(services, conversation, question, profile).ranking:
-                        for dia_id in dia_ids.get(c.id, ()):
-                            firsts.setdefault(dia_id, c)
-                    features = np.array([
-                        [c.components.vector or 0.0, c.components.keyword, c.components.recency, c.components.relation,
-                         c.components.time, c.components.period]
-                        for c in firsts.values()
-                    ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
-                    found.append(Rows(fold[data.name, conversation.sample_id], set(question.evidence), list(firsts),
-                                      features, data.name))
-            progress(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
-                     f"{time.perf_counter() - started:.0f}s")
+    with Progress("bench fit: extraction", questions(sets), "questions") as shown:
+        for data in sets:
+            for conversation in data.conversations:
+                with forgotten_after(services, conversation):
+                    dia_ids = ingest(services, conversation)
+                    started = time.perf_counter()
+                    for question in conversation.questions:
+                        # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
+                        firsts = {}
+                        for c in ask(services, conversation, question, profile).ranking:
+                            for dia_id in dia_ids.get(c.id, ()):
+                                firsts.setdefault(dia_id, c)
+                        features = np.array([
+                            [c.components.vector or 0.0, c.components.keyword, c.components.recency,
+                             c.components.relation, c.components.time, c.components.period]
+                            for c in firsts.values()
+                        ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
+                        found.append(Rows(fold[data.name, conversation.sample_id], set(question.evidence),
+                                          list(firsts), features, data.name))
+                        shown.advance(1)
+                shown.write(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
+                            f"{time.perf_counter() - started:.0f}s")
     return found

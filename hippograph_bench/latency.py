@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import MEMORY_TEXT_FIELDS, build_query, recall
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
+from hippograph.progress import Progress
 from hippograph_bench import branches, inspection, metrics
 from hippograph_bench.data import load
 from hippograph_bench.locomo import VECTOR
@@ -53,8 +54,8 @@ PARTS_QUERIES = 60
 
 def run(
     services: Services, sizes: Sequence[int], data: Sequence[str | Path], queries: int,
-    progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
+    """Each size's store grown, then each tenant class's recalls timed (progress on stderr)."""
     texts = pool(data)
     now = latest(texts) + timedelta(days=1)
     questions = list(dict.fromkeys(q.text for c in load(data) for q in c.questions))
@@ -83,7 +84,7 @@ def run(
         ),
     }
     for size in sorted(sizes):
-        result["build"][f"to_{size}"] = grow(services, size, texts, progress)
+        result["build"][f"to_{size}"] = grow(services, size, texts)
         population = tenants(size)
         counts = held(services, [t.user_id for t in population])
         by_class = dict(members(population))
@@ -91,11 +92,14 @@ def run(
             "tenants": {name: len(group) for name, group in by_class.items()},
             "memories": {name: sum(counts[t.user_id] for t in group) for name, group in by_class.items()},
             "store": _store(services), "classes": {}}
-        for offset, name in enumerate(CLASSES):
-            sample = [questions[(offset * (WARM_UP + queries) + i) % len(questions)] for i in range(WARM_UP + queries)]
-            measured["classes"][name] = _measure(services, by_class[name], sample, queries, now)
-            progress(f"{size} {name}: recall p95 {measured['classes'][name]['recall_ms']['p95']} ms, "
-                     f"exactness@10 {measured['classes'][name]['exactness']['overlap@10']}")
+        with Progress(f"bench latency at {size}", len(CLASSES), "tenant classes") as shown:
+            for offset, name in enumerate(CLASSES):
+                sample = [questions[(offset * (WARM_UP + queries) + i) % len(questions)]
+                          for i in range(WARM_UP + queries)]
+                measured["classes"][name] = _measure(services, by_class[name], sample, queries, now)
+                shown.write(f"{size} {name}: recall p95 {measured['classes'][name]['recall_ms']['p95']} ms, "
+                            f"exactness@10 {measured['classes'][name]['exactness']['overlap@10']}")
+                shown.advance(1)
         result["by_size"][str(size)] = measured
     return result
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hippograph.config import TRANSCRIPT_TRIGGER
@@ -27,9 +27,10 @@ from hippograph.memory.lifecycle.transcript import append_turn
 from hippograph.memory.recall.profiles import RecallProfile
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
+from hippograph.progress import Progress
 from hippograph_bench import inspection
 from hippograph_bench.data import Conversation, DataSet
-from hippograph_bench.locomo import Asked, ask_all, bench_services, forgotten_after, methods, summarise_sets
+from hippograph_bench.locomo import Asked, ask_all, bench_services, forgotten_after, methods, questions, summarise_sets
 
 PROJECT = "locomo"
 TRANSCRIPT_BUDGET = 1024
@@ -65,7 +66,6 @@ def evaluate(
     sets: Sequence[DataSet],
     profiles: Mapping[str, RecallProfile] | None = None,
     transcript_budget: int = TRANSCRIPT_BUDGET,
-    progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     services = bench_services(services)
     services = dataclasses.replace(services, settings=dataclasses.replace(services.settings, transcript_budget=transcript_budget))
@@ -73,18 +73,19 @@ def evaluate(
     asked: list[Asked] = []
     played_seconds = 0.0
     tokens = {"stored": 0, "raw": 0, "memories": 0}
-    for data in sets:
-        for conversation in data.conversations:
-            with forgotten_after(services, conversation):
-                started = time.perf_counter()
-                refs = play(services, conversation)
-                played_seconds += time.perf_counter() - started
-                tokens["stored"] += stored_tokens(services, conversation.user_id)
-                tokens["raw"] += raw_tokens(services, conversation)
-                tokens["memories"] += len(refs)
-                progress(f"{data.name} {conversation.sample_id}: {len(refs)} memories after the lifecycle, "
-                         f"{len(conversation.questions)} questions")
-                asked += ask_all(services, data, conversation, profiles, refs)
+    with Progress("bench locomo --lifecycle", questions(sets), "questions") as shown:
+        for data in sets:
+            for conversation in data.conversations:
+                with forgotten_after(services, conversation):
+                    started = time.perf_counter()
+                    refs = play(services, conversation)
+                    played_seconds += time.perf_counter() - started
+                    tokens["stored"] += stored_tokens(services, conversation.user_id)
+                    tokens["raw"] += raw_tokens(services, conversation)
+                    tokens["memories"] += len(refs)
+                    shown.write(f"{data.name} {conversation.sample_id}: {len(refs)} memories after the lifecycle, "
+                                f"{len(conversation.questions)} questions")
+                    asked += ask_all(services, data, conversation, profiles, refs, shown)
     result = summarise_sets(asked, sets, profiles, services, played_seconds)
     result["lifecycle"] = {
         "transcript_budget": transcript_budget,

@@ -54,6 +54,7 @@ from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph.progress import Progress
 from hippograph_bench import metrics
 from hippograph_bench.data import Conversation, DataSet, Question, session_of
 
@@ -168,7 +169,7 @@ def ask(services: Services, conversation: Conversation, question: Question, prof
 
 def ask_all(
     services: Services, data: DataSet, conversation: Conversation, profiles: Mapping[str, RecallProfile],
-    refs: Mapping[str, Sequence[str]],
+    refs: Mapping[str, Sequence[str]], shown: Progress,
 ) -> list[Asked]:
     """Every question of the conversation asked of every method, scored; ``refs`` maps a memory to the
     turns it stands for (a turn or a part of one for itself, a fact for those it came from), in order."""
@@ -189,6 +190,7 @@ def ask_all(
                 shared == 0,
                 result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
             ))
+        shown.advance(1)
     return asked
 
 
@@ -196,23 +198,28 @@ def evaluate(
     services: Services,
     sets: Sequence[DataSet],
     profiles: Mapping[str, RecallProfile] | None = None,
-    progress: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
-    """Ingest each conversation, ask every question of every method, and aggregate per set and together."""
+    """Ingest each conversation, ask every question of every method, and aggregate per set and together;
+    progress on stderr, a line for each conversation."""
     services = bench_services(services)
     profiles = dict(profiles or methods())
     asked: list[Asked] = []
     ingest_seconds = 0.0
-    for data in sets:
-        for n, conversation in enumerate(data.conversations, 1):
-            with forgotten_after(services, conversation):
-                started = time.perf_counter()
-                dia_ids = ingest(services, conversation)
-                ingest_seconds += time.perf_counter() - started
-                asked += ask_all(services, data, conversation, profiles, dia_ids)
-            progress(f"{data.name} {n}/{len(data.conversations)} {conversation.sample_id}: {len(dia_ids)} memories "
-                     f"of {len(conversation.turns)} turns, {len(conversation.questions)} questions")
+    with Progress("bench locomo", questions(sets), "questions") as shown:
+        for data in sets:
+            for n, conversation in enumerate(data.conversations, 1):
+                with forgotten_after(services, conversation):
+                    started = time.perf_counter()
+                    dia_ids = ingest(services, conversation)
+                    ingest_seconds += time.perf_counter() - started
+                    asked += ask_all(services, data, conversation, profiles, dia_ids, shown)
+                shown.write(f"{data.name} {n}/{len(data.conversations)} {conversation.sample_id}: {len(dia_ids)} "
+                            f"memories of {len(conversation.turns)} turns, {len(conversation.questions)} questions")
     return summarise_sets(asked, sets, profiles, services, ingest_seconds)
+
+
+def questions(sets: Sequence[DataSet]) -> int:
+    return sum(len(conversation.questions) for data in sets for conversation in data.conversations)
 
 
 def deliveries(

@@ -31,7 +31,7 @@ import dataclasses
 import json
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph.progress import Progress
 from hippograph_bench import inspection
 from hippograph_bench.texts import Text, fingerprint
 
@@ -51,7 +52,6 @@ CLASSES = tuple(name for name, _, _ in SIZE_CLASSES) + ("small",)
 SESSION_LENGTH = 250
 PROJECT_LENGTH = 10 * SESSION_LENGTH
 ROOMY = 1_000_000_000
-PROGRESS_EVERY = 10_000
 # The projects `bench api` writes into and forgets afterwards: never part of the store.
 BENCH_WRITES = "api-bench-"
 
@@ -116,8 +116,9 @@ def held(services: Services, user_ids: Sequence[str]) -> dict[str, int]:
     return {uid: counts.get(uid, 0) for uid in user_ids}
 
 
-def grow(services: Services, size: int, texts: Sequence[Text], progress: Callable[[str], None]) -> dict[str, Any]:
-    """Bring every tenant of ``tenants(size)`` to its share; what was added, and how long it took."""
+def grow(services: Services, size: int, texts: Sequence[Text]) -> dict[str, Any]:
+    """Bring every tenant of ``tenants(size)`` to its share (progress on stderr); what was added, and how long it
+    took."""
     if size > len(texts):
         raise StoreError(f"a store of {size} distinct memories needs as many texts; the data holds {len(texts)}: "
                          "name more --data files")
@@ -129,25 +130,21 @@ def grow(services: Services, size: int, texts: Sequence[Text], progress: Callabl
     # A store built whole is of one pool: its last tenant (a small one) says which.
     _stored(services, population[-1].user_id, pool)
     started = time.perf_counter()
-    sent = reported = 0
     roomy = dataclasses.replace(services, settings=dataclasses.replace(
         services.settings, session_capacity=ROOMY, project_capacity=ROOMY, long_term_capacity=ROOMY))
-    for n, tenant in enumerate(short, 1):
-        mine = stream[tenant.user_id]
-        stored = _stored(services, tenant.user_id, pool)
-        by_scope: dict[Scope, list[MemoryInput]] = {}
-        for k in range(tenant.memories):
-            if mine[k] not in stored:
-                scope, item = planned(tenant.user_id, k, texts, mine[k], pool)
-                by_scope.setdefault(scope, []).append(item)
-        for scope, items in by_scope.items():
-            bulk_import(roomy, scope, items)
-            sent += len(items)
-        if sent - reported >= PROGRESS_EVERY or n == len(short):
-            reported = sent
-            elapsed = time.perf_counter() - started
-            progress(f"  store {size}: tenants {n}/{len(short)} completed, {sent} memories added "
-                     f"({sent / elapsed:.0f}/s)")
+    with Progress(f"store {size}: {len(short)} tenants to fill", sum(t.memories - have[t.user_id] for t in short),
+                  "memories") as shown:
+        for tenant in short:
+            mine = stream[tenant.user_id]
+            stored = _stored(services, tenant.user_id, pool)
+            by_scope: dict[Scope, list[MemoryInput]] = {}
+            for k in range(tenant.memories):
+                if mine[k] not in stored:
+                    scope, item = planned(tenant.user_id, k, texts, mine[k], pool)
+                    by_scope.setdefault(scope, []).append(item)
+            for scope, items in by_scope.items():
+                bulk_import(roomy, scope, items)
+                shown.advance(len(items))
     seconds = time.perf_counter() - started
     after = held(services, [t.user_id for t in population])
     created = sum(after.values()) - sum(have.values())

@@ -27,6 +27,7 @@ from hippograph.memory.services import Services, open_embedder
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
+from hippograph.progress import Progress
 from hippograph_bench import metrics
 from hippograph_bench.data import load
 
@@ -52,10 +53,12 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
         # Warm the model and the driver's pool so the first sample is not a cold start.
         remember(roomy, Scope(user, "warmup"), MemoryInput("warm-up memory", Tier.PROJECT))
         latencies = []
-        for text in texts[:singles]:
-            started = time.perf_counter()
-            remember(roomy, Scope(user, "singles"), MemoryInput(text, Tier.PROJECT))
-            latencies.append((time.perf_counter() - started) * 1000)
+        with Progress("bench writes: one at a time", singles, "memories") as shown:
+            for text in texts[:singles]:
+                started = time.perf_counter()
+                remember(roomy, Scope(user, "singles"), MemoryInput(text, Tier.PROJECT))
+                latencies.append((time.perf_counter() - started) * 1000)
+                shown.advance(1)
 
         bulk_texts = texts[singles:]
         # An embedder of its own: the service's keeps the vectors it made, and would hand them to the import.

@@ -65,13 +65,18 @@ DETACH DELETE project
 RETURN count(*) AS deleted
 """
 
-# Everything a user owns, in bounded batches so a large user does not need one huge transaction;
-# each batch says how many of each kind went (a task is part of its session's document).
-DELETE_USER_BATCH = """
+# The nodes a user owns (their node aside): counted for the progress of forgetting the user, and deleted.
+USER_NODES = """
 MATCH (n)
 WHERE n.userId = $userId
   AND (n:Memory OR n:MemoryVersion OR n:Entity OR n:Turn OR n:Session OR n:Project OR n:Task OR n:ApiKey)
-WITH n LIMIT $batch
+"""
+
+COUNT_USER_NODES = USER_NODES + "RETURN count(n) AS nodes"
+
+# Everything a user owns, in bounded batches so a large user does not need one huge transaction;
+# each batch says how many of each kind went (a task is part of its session's document).
+DELETE_USER_BATCH = USER_NODES + """WITH n LIMIT $batch
 WITH collect(n) AS doomed
 WITH doomed, {
   memories: size([n IN doomed WHERE n:Memory]), entities: size([n IN doomed WHERE n:Entity]),
@@ -135,6 +140,10 @@ def delete_project_entities(tx: ManagedTransaction, user_id: str, project_id: st
 
 def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int:
     return int(tx.run(DELETE_PROJECT, userId=user_id, projectId=project_id).single()["deleted"])
+
+
+def count_user_nodes(tx: ManagedTransaction, user_id: str) -> int:
+    return int(tx.run(COUNT_USER_NODES, userId=user_id).single()["nodes"])
 
 
 def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> dict[str, Any]:

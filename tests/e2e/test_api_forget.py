@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import uuid
 from typing import Any
@@ -173,6 +174,9 @@ def test_the_forget_command(make_client, services: Services) -> None:
     done = hippograph("forget", "session", "s1", "--user", client.user_id)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"forgot session s1 of user {client.user_id}: memories ")
+    # Progress on stderr, a plain line off a terminal: one transaction, so all its memories at once.
+    memories = re.search(r": memories (\d+)", done.stdout)[1]
+    assert done.stderr.splitlines()[-1].startswith(f"forget session s1: {memories}/{memories} memories ("), done.stderr
     assert traces(client, services, [gone], "shop") == []
     done = hippograph("forget", "project", "lab", "--user", client.user_id)
     assert done.returncode == 0 and "sessions 1, projects 1" in done.stdout, done.stderr
@@ -182,6 +186,7 @@ def test_the_forget_command(make_client, services: Services) -> None:
 
     done = hippograph("forget", "user", client.user_id)
     assert done.returncode == 0 and "api keys 1" in done.stdout, done.stderr
+    assert re.match(rf"forget user {client.user_id}: (\d+)/\1 nodes \(", done.stderr.splitlines()[-1]), done.stderr
     assert client.codes('{ memories { nodes { id } } }') == ["UNAUTHENTICATED"]
     assert [e.operation for e in tombstones(services, client.user_id)] == ["forget_user"]
     assert tombstones(services, client.user_id)[0].detail.endswith("; by the command line")

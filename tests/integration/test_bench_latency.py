@@ -49,7 +49,7 @@ def test_the_store_is_distinct_memories_built_once_and_only_grown(clean_db: Serv
     texts = pool([walks(tmp_path / "walks.json", 800)])
     assert len(texts) >= 2000
 
-    built = grow(services, 1000, texts, progress=lambda _: None)
+    built = grow(services, 1000, texts)
     population = tenants(1000)
     counts = held(services, [t.user_id for t in population])
     assert counts == {t.user_id: t.memories for t in population} and built["created"] == 1000
@@ -58,15 +58,15 @@ def test_the_store_is_distinct_memories_built_once_and_only_grown(clean_db: Serv
     assert len(stored) == len(set(stored)) == 1000  # no copies anywhere in the store
 
     # A second run finds it built and adds nothing; a pool of other texts is refused, not mixed in.
-    again = grow(services, 1000, texts, progress=lambda _: None)
+    again = grow(services, 1000, texts)
     assert again["created"] == 0 and again["reused"]
     others = pool([walks(tmp_path / "others.json", 800, offset=100_000)])
     for size in (1000, 2000):
         with pytest.raises(StoreError, match="other --data"):
-            grow(services, size, others, progress=lambda _: None)
+            grow(services, size, others)
 
     # Growing adds only what each tenant lacks, from the start of its stream onwards.
-    grown = grow(services, 2000, texts, progress=lambda _: None)
+    grown = grow(services, 2000, texts)
     bigger = tenants(2000)
     assert held(services, [t.user_id for t in bigger]) == {t.user_id: t.memories for t in bigger}
     assert grown["created"] == 1000 and not grown["reused"]
@@ -77,7 +77,7 @@ def test_the_store_is_distinct_memories_built_once_and_only_grown(clean_db: Serv
 def test_exactness_compares_recall_with_an_exact_scan_of_the_tenants_memories(clean_db: Services, tmp_path: Path) -> None:
     services = clean_db
     texts = pool([walks(tmp_path / "walks.json", 400)])
-    grow(services, 1000, texts, progress=lambda _: None)
+    grow(services, 1000, texts)
     small = [t for t in tenants(1000) if t.size_class == "small"][:2]
 
     measured = latency._exactness(services, small, ["Where did I see the herons?", "Which boots held up in the mud?"],
@@ -93,7 +93,7 @@ def test_a_class_is_measured_whole_recall_as_of_and_the_statement_s_parts_includ
 ) -> None:
     services = clean_db
     texts = pool([walks(tmp_path / "walks.json", 400)])
-    grow(services, 1000, texts, progress=lambda _: None)
+    grow(services, 1000, texts)
     small = [t for t in tenants(1000) if t.size_class == "small"][:3]
     questions = ["Where did I see the herons?", "Which boots held up in the mud?", "How far was the canal lock walk?"]
 

@@ -140,9 +140,15 @@ def test_the_lifecycle_run_plays_a_conversation_with_a_turn_where_nothing_was_sa
     assert result["questions"] == len(QUESTIONS) and result["lifecycle"]["memories"] > 0
 
 
-def test_each_set_is_reported_apart_and_together(clean_db: Services, sample_file: Path) -> None:
+def test_each_set_is_reported_apart_and_together(
+    clean_db: Services, sample_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     methods = {"vector": locomo.methods()["vector"]}
     result = locomo.evaluate(clean_db, data.load_sets([sample_file, FIXTURE]), methods)
+    # Off a terminal the progress is plain lines: a summary per conversation, the count of questions at the end.
+    shown = capsys.readouterr().err.splitlines()
+    assert any(line.startswith("tiny 1/1 tiny: ") and line.endswith(" turns, 3 questions") for line in shown), shown
+    assert re.fullmatch(r"bench locomo: 5/5 questions \([\d.]+/s, 00:00 left\)", shown[-1])
     assert list(result["sets"]) == ["tiny", "longmemeval-tiny"]
     tiny, lme = result["sets"]["tiny"], result["sets"]["longmemeval-tiny"]
     assert (tiny["questions"], lme["questions"], result["questions"]) == (3, 2, 5)

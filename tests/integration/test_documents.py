@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
 import uuid
 from contextlib import nullcontext
 from datetime import datetime, timezone
@@ -510,7 +511,13 @@ def cli_services(store: Services, monkeypatch: pytest.MonkeyPatch) -> Services:
 def test_cli_import_then_export(cli_services: Services, capsys: pytest.CaptureFixture[str], kind: str) -> None:
     document = seed(kind)
     assert cli.main(["import", kind, str(FIXTURES / FILES[kind]), "--user", USER]) == 0
-    assert f"imported {kind} document" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert f"imported {kind} document" in captured.out
+    # Progress off a terminal: a plain line every LINE_SECONDS, and one at the end.
+    lines = captured.err.splitlines()
+    assert all(line.startswith(f"import {kind}: ") for line in lines), captured.err
+    entries = re.fullmatch(r"import \S+: (\d+)/(\d+) memories \([\d.]+/s, 00:00 left\)", lines[-1])
+    assert entries and entries[1] == entries[2] != "0", captured.err
     flags = {"project": ["--project", "proj-xyz789"], "session": ["--session", "sess-abc123"], "long-term": []}[kind]
     assert cli.main(["export", kind, "--user", USER, *flags]) == 0
     out = capsys.readouterr().out

@@ -241,7 +241,9 @@ def test_consolidate_command_prints_a_report(clean_db: Services, capsys: pytest.
     remember(clean_db, scope, MemoryInput("The cache TTL is sixty seconds.", Tier.PROJECT))
     remember(clean_db, scope, MemoryInput("The cache TTL is sixty seconds!", Tier.PROJECT))
     assert main(["consolidate", "--user", "alice"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert captured.err.startswith("consolidate: 1/1 users (")  # progress, a plain line off a terminal
     assert len(report["merged"]) == 1 and report["promoted"] == {} and report["decayed"] == 0
     assert main(["consolidate", "--user", "bad user!"]) == 1
     assert "user id 'bad user!' is not valid" in capsys.readouterr().err

@@ -17,6 +17,7 @@ long-term document): texts still there are reused, the rest is removed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -38,8 +39,10 @@ def import_document(
     project_id: str | None = None,
     session_id: str | None = None,
     now: datetime | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> Imported:
-    """Import a document for ``user_id``; a malformed document raises :class:`DocumentError` and writes nothing.
+    """Import a document for ``user_id``; a malformed document raises :class:`DocumentError` and writes nothing;
+    ``progress(done, total)`` as its memories are written.
 
     The document names its own project, session or user; ``project_id``/``session_id`` may repeat it
     (a different one is refused). A session document may name its project with ``project_id``.
@@ -55,7 +58,7 @@ def import_document(
         plan = long_term.plan(document, scope, policy, at)
     else:
         plan = session.plan(document, scope, policy, at)
-    return run_import(services, plan, at)
+    return run_import(services, plan, at, progress)
 
 
 def export_document(

@@ -186,15 +186,19 @@ class Scrubber:
         return scrubbed["value"]
 
 
-def run_import(services: Services, plan: Plan, now: datetime) -> Imported:
-    """Steps 1-4 of the module docstring."""
+def run_import(
+    services: Services, plan: Plan, now: datetime, progress: Callable[[int, int], None] = lambda done, total: None,
+) -> Imported:
+    """Steps 1-4 of the module docstring; ``progress(done, total)`` counts the entries step 2 has written."""
     hashes, user_existed = _check(services, plan)
     undo_start = plan.start(services) if plan.start is not None else None
     written: dict[str, Written] = {}
+    progress(0, len(plan.entries))
     try:
-        for entry, digest in zip(plan.entries, hashes):
+        for done, (entry, digest) in enumerate(zip(plan.entries, hashes), 1):
             if digest not in written:
                 written[digest] = entry.write(services)
+            progress(done, len(plan.entries))
 
         def place(tx: ManagedTransaction) -> list[str]:
             return _place(services, tx, plan, [written[h].id for h in hashes])

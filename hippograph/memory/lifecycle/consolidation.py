@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -61,17 +62,23 @@ class ConsolidationReport:
         }
 
 
-def consolidate(services: Services, user_id: str | None = None, now: datetime | None = None) -> ConsolidationReport:
-    """Run the four steps for one user, or for every user when ``user_id`` is None."""
+def consolidate(
+    services: Services, user_id: str | None = None, now: datetime | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> ConsolidationReport:
+    """Run the four steps for one user, or for every user when ``user_id`` is None; ``progress(done, total)``
+    counts the users done."""
     moment = now or datetime.now(timezone.utc)
     report = ConsolidationReport()
     with services.driver.session(database=services.database) as session:
         users = [user_id] if user_id else session.execute_read(consolidation_cypher.users)
-    for user in users:
+    progress(0, len(users))
+    for done, user in enumerate(users, 1):
         deduplicate(services, user, report)
         promote(services, user, report)
         generalise(services, user, report)
         decay(services, user, moment, report)
+        progress(done, len(users))
     return report
 
 

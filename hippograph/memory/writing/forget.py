@@ -16,7 +16,7 @@ and their digest, checkable later against the live store.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from neo4j import ManagedTransaction
@@ -105,15 +105,19 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
         return outcomes.write(session, write)
 
 
-def forget_session(services: Services, user_id: str, session_id: str, by: str | None = None) -> ScopeForgotten:
+def forget_session(
+    services: Services, user_id: str, session_id: str, by: str | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> ScopeForgotten:
     """The session and everything it owns or that derives from it (see the module docstring), in one
-    transaction; ``by`` names who asked, for the tombstone."""
+    transaction; ``by`` names who asked, for the tombstone. ``progress(done, total)``: none of its memories
+    done once they are counted, all once the transaction commits."""
 
     def write(tx: ManagedTransaction) -> ScopeForgotten:
         memory_cypher.lock_user(tx, user_id)
         session = forget_cypher.session_to_forget(tx, user_id, session_id)
         ledger = Ledger()
-        forgotten = _erase_sessions(tx, user_id, [session_id], None, ledger)
+        forgotten = _erase_sessions(tx, user_id, [session_id], None, ledger, progress)
         if forgotten.nothing:
             raise NotFound(f"session {session_id} not found")
         forgotten.project_id = session["projectId"]
@@ -123,17 +127,21 @@ def forget_session(services: Services, user_id: str, session_id: str, by: str | 
         return forgotten
 
     with services.driver.session(database=services.database) as db:
-        return outcomes.write(db, write)
+        return _committed(outcomes.write(db, write), progress)
 
 
-def forget_project(services: Services, user_id: str, project_id: str, by: str | None = None) -> ScopeForgotten:
-    """The project, its memories and entities, and each of its sessions as ``forget_session`` forgets one."""
+def forget_project(
+    services: Services, user_id: str, project_id: str, by: str | None = None,
+    progress: Callable[[int, int], None] = lambda done, total: None,
+) -> ScopeForgotten:
+    """The project, its memories and entities, and each of its sessions as ``forget_session`` forgets one
+    (``progress`` too)."""
 
     def write(tx: ManagedTransaction) -> ScopeForgotten:
         memory_cypher.lock_user(tx, user_id)
         project = forget_cypher.project_to_forget(tx, user_id, project_id)
         ledger = Ledger()
-        forgotten = _erase_sessions(tx, user_id, project["sessionIds"], project_id, ledger)
+        forgotten = _erase_sessions(tx, user_id, project["sessionIds"], project_id, ledger, progress)
         bare = forget_cypher.delete_project_entities(tx, user_id, project_id)
         forgotten.entity_ids.extend(bare)
         forgotten.entities += len(bare)
@@ -147,18 +155,26 @@ def forget_project(services: Services, user_id: str, project_id: str, by: str | 
         return forgotten
 
     with services.driver.session(database=services.database) as db:
-        return outcomes.write(db, write)
+        return _committed(outcomes.write(db, write), progress)
 
 
-def forget_user(services: Services, user_id: str, by: str | None = None) -> ScopeForgotten:
+def forget_user(
+    services: Services, user_id: str, by: str | None = None, progress: Callable[[int, int], None] | None = None,
+) -> ScopeForgotten:
     """Delete every node the user owns, then the user and the log of what they did; one tombstone
-    with the counts stays. A user who has nothing is left alone (nothing is logged)."""
+    with the counts stays. A user who has nothing is left alone (nothing is logged). ``progress(done,
+    total)`` after each batch of the user's nodes (counted first only for it)."""
     # Reads logged a moment ago are still on their way to the log: they must land before it goes.
     services.audit.flush()
     forgotten = ScopeForgotten()
     ledger = Ledger()
     with services.driver.session(database=services.database) as session:
+        total = session.execute_read(forget_cypher.count_user_nodes, user_id) if progress is not None else 0
+        done = 0
         while batch := outcomes.write(session, forget_cypher.delete_user_batch, user_id):
+            done += len(batch["removed"])
+            if progress is not None:
+                progress(done, max(total, done))  # nodes the user added meanwhile go too
             forgotten.memories += batch["memories"]
             forgotten.entities += batch["entities"]
             forgotten.turns += batch["turns"]
@@ -183,14 +199,22 @@ def forget_user(services: Services, user_id: str, by: str | None = None) -> Scop
 
 def _erase_sessions(
     tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None, ledger: Ledger,
+    progress: Callable[[int, int], None],
 ) -> ScopeForgotten:
     doomed = forget_cypher.scope_memories(tx, user_id, session_ids, project_id)
+    # One transaction: none of them is gone until it commits.
+    progress(0, len(doomed))
     ledger.before(tx, user_id, memory_ids=doomed, session_ids=session_ids, project_id=project_id)
     memories, entities = memory_cypher.delete_memories(tx, user_id, doomed)
     forgotten = ScopeForgotten(memory_ids=memories, entity_ids=entities, memories=len(memories), entities=len(entities))
     for session_id in session_ids:
         forgotten.turns += session_cypher.delete_turns(tx, user_id, session_id)
         forgotten.sessions += document_cypher.delete_session(tx, user_id, session_id)
+    return forgotten
+
+
+def _committed(forgotten: ScopeForgotten, progress: Callable[[int, int], None]) -> ScopeForgotten:
+    progress(forgotten.memories, forgotten.memories)
     return forgotten
 
 

@@ -135,11 +135,12 @@ class Embedder:
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
         packed = PackedEncoder.supports(self._model)
+        native_bfloat16 = _native_bfloat16(torch)
         if documents == "auto":
-            documents = "bfloat16" if packed and _native_bfloat16(torch) else "float32"
+            documents = "bfloat16" if packed and native_bfloat16 else "float32"
         # How memories are encoded: what HIPPOGRAPH_DOCUMENT_VECTORS asked for, "auto" resolved.
         self.documents = documents if packed else "float32"
-        self._query = PackedEncoder(self._model, quantized=True) if packed else None
+        self._query = PackedEncoder.for_queries(self._model, native_bfloat16) if packed else None
         # int8 documents go one passage per call, as queries do: int8 scales its activations by what a
         # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
         self._packed = (PackedEncoder(self._model, bfloat16=self.documents == "bfloat16")

@@ -14,7 +14,7 @@ The module is traced and frozen with TorchScript once at load (about 0.4 s), whi
 takes the Python dispatch of the eager model off every call (a query: 8.7 → 6.9 ms
 p50), and checked against the eager model before it is used.
 
-A query's encoder (``quantized=True``) has its linear layers quantized to int8 —
+A BERT query's encoder (``quantized=True``) has its linear layers quantized to int8 —
 weights per output channel, activations per call (PyTorch dynamic quantization):
 a question encodes in 1.2 ms instead of 6.5 ms (p50, one thread), because on this
 CPU a short sequence's cost is reading the weights. Its vectors lie within cosine
@@ -22,7 +22,8 @@ CPU a short sequence's cost is reading the weights. Its vectors lie within cosin
 questions, vector signal alone, memories encoded in full precision) they retrieve
 as well: Recall@10 0.616 against 0.606, Hit@1 0.295 against 0.288. An activation
 scale comes from the whole call, so a query is always encoded alone: its vector
-depends on its text only. Memories are encoded in full precision or in bfloat16 (below);
+depends on its text only. An MPNet's queries are not quantized (``for_queries``).
+Memories are encoded in full precision or in bfloat16 (below);
 in int8 only when ``HIPPOGRAPH_DOCUMENT_VECTORS=int8`` asks, one passage per call as queries are.
 
 Memories may be encoded in bfloat16 (``bfloat16=True``) where the CPU multiplies it
@@ -77,6 +78,15 @@ class PackedEncoder:
         self.quantized = quantized and self._quantize(eager)
         self.bfloat16 = bfloat16 and not self.quantized
         self._model = eager.to(torch.bfloat16) if self.bfloat16 else self._traced(eager)
+
+    @classmethod
+    def for_queries(cls, sentence_model: Any, bfloat16: bool) -> PackedEncoder:
+        """A query's encoder: int8 for a BERT (above); an MPNet in bfloat16 where the CPU computes it natively
+        (``bfloat16``), else in full precision. In int8 (but its feed-forward outputs) MPNet lost 2.6 points
+        of Hit@1 (0.229 to 0.203, vector alone, 231 LoCoMo questions), in bfloat16 none, and it was no faster."""
+        if type(sentence_model[0].auto_model).__name__ == "MPNetModel":
+            return cls(sentence_model, bfloat16=bfloat16)
+        return cls(sentence_model, quantized=True)
 
     @staticmethod
     def supports(sentence_model: Any) -> bool:
@@ -152,11 +162,10 @@ class PackedEncoder:
         return True
 
     def _quantizable(self, eager: Any) -> dict[Any, Any]:
-        """What ``quantize_dynamic`` quantizes: every linear layer, but MPNet's feed-forward outputs.
-
-        Their inputs (after GELU) have outliers that one activation scale per call flattens: with
-        them in int8, MPNet's query vectors lay at cosine 0.79 of the full-precision ones (mean, 60
-        LoCoMo questions); in full precision, at 0.97. MiniLM's lie at 0.98 with every layer in int8.
+        """What ``quantize_dynamic`` quantizes (queries of a BERT, or int8 documents): every linear layer, but
+        MPNet's feed-forward outputs. Their inputs (after GELU) have outliers that one activation scale per
+        call flattens: with them in int8, MPNet's vectors lay at cosine 0.79 of the full-precision ones
+        (mean, 60 LoCoMo questions); in full precision, at 0.97. MiniLM's lie at 0.98 all in int8.
         """
         from torch.ao.quantization import per_channel_dynamic_qconfig
 

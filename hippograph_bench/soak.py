@@ -30,7 +30,8 @@ The checks (each in the result, and the command exits 1 when one fails):
 - **as-of reads true**: ``memory(asOf:)`` of an acknowledged memory, as of its acknowledgement,
   never answers null.
 - **memory and sockets held**: for each server process, samples from its readiness plus a warm-up
-  (10 minutes of an hour's run, scaled to the run: ``minutes / 6``) are split in thirds by time; the
+  (10 minutes of an hour's run, scaled to the run: ``minutes / 6``), outside the outages (a part
+  down is no steady state), are split in thirds by time; the
   maximum of the last third must be within ``GROWTH`` of the maximum before it (sockets: or within
   ``SOCKET_SLACK`` sockets, whichever is more). A process with fewer than ``MIN_SAMPLES`` samples
   past its warm-up is not judged; at least one must be.
@@ -251,7 +252,7 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
                               "back_to_ready_s": None if o.ready_s is None else round(o.ready_s - o.kill_s, 1)}
                              for o in outages]
         result["writes"] = _verify(driver, own.neo4j_database, book)
-        result["memory"] = _growth(samples, warm_up_s)
+        result["memory"] = _growth(samples, warm_up_s, result["outages"])
         result["samples"] = samples
     finally:
         stop.set()
@@ -484,12 +485,13 @@ def _verify(driver: Any, database: str, book: Book) -> dict[str, Any]:
     }
 
 
-def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float) -> dict[str, Any]:
+def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Per server process: did resident memory or sockets grow past its warm-up (the rule of the module's doc)?"""
     processes = []
     for start in sorted({s["start"] for s in samples}):
         mine = [s for s in samples if s["start"] == start]
-        judged = [s for s in mine if s["t"] >= mine[0]["t"] + warm_up_s]
+        judged = [s for s in mine if s["t"] >= mine[0]["t"] + warm_up_s and not any(
+            o["kill_s"] <= s["t"] <= (o["ready_s"] if o["ready_s"] is not None else s["t"]) + GRACE_S for o in outages)]
         entry: dict[str, Any] = {"start": start, "pid": mine[0]["pid"], "from_s": mine[0]["t"], "to_s": mine[-1]["t"],
                                  "samples": len(mine), "judged_samples": len(judged)}
         if len(judged) >= MIN_SAMPLES:
@@ -578,7 +580,7 @@ def section(result: Mapping[str, Any], plot: str) -> str:
     text += [
         f"The server process's resident memory and sockets, sampled every {result['sample_s']:g} s. The rule: "
         f"past a warm-up of {result['warm_up_s']:g} s from each process's first sample (10 min of an hour's run, "
-        f"scaled to the run: minutes / 6), the samples are cut in thirds by time; the maximum of the last third "
+        f"scaled to the run: minutes / 6), the samples outside the outages are cut in thirds by time; the maximum of the last third "
         f"must be within {result['rule']['growth']:.0%} of the maximum before it (sockets: or within "
         f"{result['rule']['socket_slack']} sockets). A process with fewer than {result['rule']['min_samples']} "
         "samples past its warm-up is not judged.\n",

@@ -31,10 +31,11 @@ The checks (each in the result, and the command exits 1 when one fails):
   never answers null.
 - **memory and sockets held**: for each server process, samples from its readiness plus a warm-up
   (10 minutes of an hour's run, scaled to the run: ``minutes / 6``), outside the outages (a part
-  down is no steady state), are split in thirds by time; the
-  maximum of the last third must be within ``GROWTH`` of the maximum before it (sockets: or within
-  ``SOCKET_SLACK`` sockets, whichever is more). A process with fewer than ``MIN_SAMPLES`` samples
-  past its warm-up is not judged; at least one must be.
+  down is no steady state), are split in thirds by time; the maximum of the last third must be
+  within ``GROWTH`` of the maximum before it (sockets: or within as many sockets as there are
+  clients, whichever is more: each client has one request in flight at most, which may hold one
+  Bolt connection more, as after Neo4j comes back and they all retry). A process with fewer than
+  ``MIN_SAMPLES`` samples past its warm-up is not judged; at least one must be.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from hippograph.config import ConfigError, Settings
 from hippograph.graph.driver import connect
 from hippograph.memory import keys
 from hippograph_bench import inspection, report
-from hippograph_bench.api import PROJECT_CAPACITY
+from hippograph_bench.api import PROJECT_CAPACITY, found_writes
 from hippograph_bench.load import post
 from hippograph_bench.server import Server, ServerFailed, free_port, running_server
 
@@ -82,7 +83,6 @@ TAIL_S = 15.0
 # From a kill until /readyz answers 200, at most.
 RECOVERY_TIMEOUT_S = 300.0
 GROWTH = 0.10
-SOCKET_SLACK = 2
 MIN_SAMPLES = 6
 # Answers expected while a part is down.
 OUTAGE_CODES = ("UNAVAILABLE", "OUTCOME_UNKNOWN", "LIMIT_EXCEEDED")
@@ -208,7 +208,7 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
         "users": users, "clients": clients, "state_dir": str(state_dir),
         "ports": {"bolt": own.neo4j_bolt_port, "http": own.neo4j_http_port},
         "mix": MIX, "grace_s": GRACE_S, "tail_s": TAIL_S, "sample_s": SAMPLE_S, "warm_up_s": round(warm_up_s, 1),
-        "rule": {"growth": GROWTH, "socket_slack": SOCKET_SLACK, "min_samples": MIN_SAMPLES},
+        "rule": {"growth": GROWTH, "socket_slack": clients, "min_samples": MIN_SAMPLES},
     }
     progress(f"soak {run_id}: Neo4j in {state_dir} on bolt {own.neo4j_bolt_port} / http {own.neo4j_http_port}")
     local_neo4j.start(own, log=progress)
@@ -252,7 +252,7 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
                               "back_to_ready_s": None if o.ready_s is None else round(o.ready_s - o.kill_s, 1)}
                              for o in outages]
         result["writes"] = _verify(driver, own.neo4j_database, book)
-        result["memory"] = _growth(samples, warm_up_s, result["outages"])
+        result["memory"] = _growth(samples, warm_up_s, result["outages"], clients)
         result["samples"] = samples
     finally:
         stop.set()
@@ -472,9 +472,9 @@ def _verify(driver: Any, database: str, book: Book) -> dict[str, Any]:
     with driver.session(database=database) as session:
         memories = session.execute_read(inspection.memories_by_id, [*kept, *book.forgotten])
         turns = session.execute_read(inspection.turns_by_id, list(book.turns))
-    found = {r["id"] for r in memories if r["id"] in kept and (kept[r["id"]][0], True) == (r["userId"], f"[{kept[r['id']][1]}]" in (r["content"] or ""))}
+    found = found_writes({i: m for i, (_, m) in kept.items()}, memories, {i: u for i, (u, _) in kept.items()})
     lingering = {r["id"] for r in memories if r["id"] in book.forgotten}
-    turns_found = {r["id"] for r in turns if (book.turns[r["id"]][0], True) == (r["userId"], f"[{book.turns[r['id']][1]}]" in (r["content"] or ""))}
+    turns_found = found_writes({i: m for i, (_, m) in book.turns.items()}, turns, {i: u for i, (u, _) in book.turns.items()})
     lost = sorted(set(kept) - found) + sorted(set(book.turns) - turns_found)
     return {
         "memories_acknowledged": len(book.memories), "memories_expected": len(kept), "memories_found": len(found),
@@ -485,7 +485,8 @@ def _verify(driver: Any, database: str, book: Book) -> dict[str, Any]:
     }
 
 
-def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Sequence[Mapping[str, Any]],
+            socket_slack: int) -> dict[str, Any]:
     """Per server process: did resident memory or sockets grow past its warm-up (the rule of the module's doc)?"""
     processes = []
     for start in sorted({s["start"] for s in samples}):
@@ -496,7 +497,7 @@ def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Seq
                                  "samples": len(mine), "judged_samples": len(judged)}
         if len(judged) >= MIN_SAMPLES:
             cut = judged[0]["t"] + (judged[-1]["t"] - judged[0]["t"]) * 2 / 3
-            for measure, slack in (("rss_mb", 0.0), ("sockets", SOCKET_SLACK)):
+            for measure, slack in (("rss_mb", 0.0), ("sockets", socket_slack)):
                 before = max(s[measure] for s in judged if s["t"] < cut)
                 last = max(s[measure] for s in judged if s["t"] >= cut)
                 entry[measure] = {"max_before_last_third": before, "max_last_third": last,
@@ -580,10 +581,11 @@ def section(result: Mapping[str, Any], plot: str) -> str:
     text += [
         f"The server process's resident memory and sockets, sampled every {result['sample_s']:g} s. The rule: "
         f"past a warm-up of {result['warm_up_s']:g} s from each process's first sample (10 min of an hour's run, "
-        f"scaled to the run: minutes / 6), the samples outside the outages are cut in thirds by time; the maximum of the last third "
-        f"must be within {result['rule']['growth']:.0%} of the maximum before it (sockets: or within "
-        f"{result['rule']['socket_slack']} sockets). A process with fewer than {result['rule']['min_samples']} "
-        "samples past its warm-up is not judged.\n",
+        f"scaled to the run: minutes / 6), the samples outside the outages are cut in thirds by time; the maximum "
+        f"of the last third must be within {result['rule']['growth']:.0%} of the maximum before it (sockets: or "
+        f"within {result['rule']['socket_slack']}, one per client: a client has at most one request in flight, "
+        "which may hold one Bolt connection more, as when they all retry after Neo4j comes back). A process with "
+        f"fewer than {result['rule']['min_samples']} samples past its warm-up is not judged.\n",
         report._table(["server process", "sampled s", "samples", "judged", "RSS MB max: before → last third",
                        "sockets max: before → last third", "held"], rows),
         f"![resident memory and sockets]({plot})\n",

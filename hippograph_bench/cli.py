@@ -73,6 +73,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--data", action="append", required=True, metavar="FILE",
                      help="LoCoMo-format texts and questions (repeatable)")
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+
+    soak = kinds.add_parser("soak", help="a server and its own Neo4j under mixed traffic for a long while, each "
+                                         "killed (kill -9) in turn: nothing acknowledged lost, no 5xx outside the "
+                                         "outages, memory and sockets not growing")
+    soak.add_argument("--minutes", default="60", help="how long the traffic runs (minutes, or with s/m/h; default 60)")
+    soak.add_argument("--kill-every", default="10", help="a kill every this long, the server then Neo4j in turn "
+                                                         "(minutes, or with s/m/h; default 10)")
+    soak.add_argument("--users", type=int, default=4, help="users, an API key each (default 4)")
+    soak.add_argument("--clients", type=int, default=8, help="concurrent clients, over the users' keys in turn (default 8)")
+    soak.add_argument("--state-dir", metavar="DIR", help="the soak's own Neo4j lives here (default: soak under the "
+                                                         "state folder, HIPPOGRAPH_STATE_DIR)")
+    soak.add_argument("--bolt-port", type=int, help="its Bolt port (default: a free one)")
+    soak.add_argument("--http-port", type=int, help="its HTTP port (default: a free one)")
+    soak.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report and plot beside it)")
     bench.set_defaults(run=run)
 
 
@@ -89,6 +103,20 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
+    if args.bench == "soak":
+        # The soak starts (and kills) its own Neo4j: the configured one is not touched.
+        from hippograph_bench import soak
+
+        result = soak.run(settings, soak.duration_minutes(args.minutes), soak.duration_minutes(args.kill_every),
+                          args.users, args.clients, Path(args.state_dir) if args.state_dir else settings.state_dir / "soak",
+                          args.bolt_port, args.http_port, progress)
+        out.write_text(json.dumps(result, indent=2, default=str) + "\n")
+        written = soak.write_report(out, result)
+        print(f"wrote {out} and {', '.join(str(p) for p in written)}")
+        if not result["passed"]:
+            print("soak checks failed: " + ", ".join(name for name, c in result["checks"].items() if not c["passed"]),
+                  file=sys.stderr)
+        return 0 if result["passed"] else 1
     with open_services(settings) as services:
         if args.bench == "locomo" and args.lifecycle:
             from hippograph_bench import data, lifecycle

@@ -40,6 +40,12 @@ MATCH (m:Memory {id: id})
 RETURN m.id AS id, m.userId AS userId, m.content AS content
 """
 
+TURNS_BY_ID = """
+UNWIND $ids AS id
+MATCH (t:Turn {id: id})
+RETURN t.id AS id, t.userId AS userId, t.content AS content
+"""
+
 PROJECT_MEMORY_COUNT = "RETURN COUNT { MATCH (m:Memory {userId: $userId, projectId: $projectId}) } AS n"
 
 ACTIVE_MEMORIES = """
@@ -74,6 +80,10 @@ def projects_named(tx: ManagedTransaction, user_id: str, prefix: str) -> list[st
 def memories_by_id(tx: ManagedTransaction, ids: Sequence[str]) -> list[dict[str, Any]]:
     """Whoever owns them: a write acknowledged to one user must not turn up as another's."""
     return tx.run(MEMORIES_BY_ID, ids=list(ids)).data()
+
+
+def turns_by_id(tx: ManagedTransaction, ids: Sequence[str]) -> list[dict[str, Any]]:
+    return tx.run(TURNS_BY_ID, ids=list(ids)).data()
 
 
 def project_memory_count(tx: ManagedTransaction, user_id: str, project_id: str) -> int:

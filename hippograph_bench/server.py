@@ -54,14 +54,16 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(log: Path, env: Mapping[str, str] | None = None, executable: Path | None = None,
-                   cwd: Path | None = None, until: str = "/readyz") -> Iterator[Server]:
+                   cwd: Path | None = None, until: str = "/readyz", port: int | None = None,
+                   ready_timeout: float = READY_TIMEOUT_S) -> Iterator[Server]:
     """``hippograph serve`` (by default the command beside this interpreter), with ``env`` added to
     this process's environment, for as long as the block runs, from when ``until`` answers 200
-    (``/healthz``: as soon as it serves, before it is ready)."""
+    (``/healthz``: as soon as it serves, before it is ready), on ``port`` (by default a free one);
+    ``ServerFailed`` past ``ready_timeout`` seconds."""
     executable = executable or Path(sys.executable).with_name("hippograph")
     if not executable.exists():
         raise FileNotFoundError(f"no `hippograph` command beside {sys.executable}")
-    port = free_port()
+    port = port or free_port()
     started = time.monotonic()
     with log.open("w") as out:
         process = subprocess.Popen([str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -79,8 +81,8 @@ def running_server(log: Path, env: Mapping[str, str] | None = None, executable: 
                 reason = answer.text[:300]
             except httpx.HTTPError as exc:
                 reason = f"{type(exc).__name__}: {exc}"
-            if time.monotonic() - started > READY_TIMEOUT_S:
-                raise ServerFailed(f"hippograph serve was not ready within {READY_TIMEOUT_S:.0f} s: {reason}")
+            if time.monotonic() - started > ready_timeout:
+                raise ServerFailed(f"hippograph serve was not ready within {ready_timeout:.0f} s: {reason}")
             time.sleep(0.3)
         if until == "/readyz":
             server.ready_seconds = time.monotonic() - started

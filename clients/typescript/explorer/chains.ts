@@ -105,6 +105,8 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
   let drawings = 0;
   async function draw(): Promise<void> {
     const drawing = ++drawings;
+    // Said at once, so that what the status said of the drawing before is never read as this one's.
+    status.textContent = "drawing…";
     try {
       const { chains } = await request(ExplorerChainsDocument, { project: value("chains-project") });
       if (drawing !== drawings) return;

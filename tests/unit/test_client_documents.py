@@ -117,7 +117,7 @@ CALLS = {
     "start_session": dict(id="s", project="p"),
     "append_turn": dict(session="s", role="user", content="c", project="p", ref="r1"),
     "end_session": dict(id="s"),
-    "forget": dict(memory="m", entity="e"),
+    "forget": dict(memory="m", entity="e", turn="t"),
     "forget_session": dict(id="s"),
     "forget_project": dict(id="p"),
     "forget_user": dict(user="u"),

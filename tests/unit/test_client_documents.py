@@ -95,7 +95,7 @@ CALLS = {
                    tiers=[types.Tier.PROJECT], project="p", session="s", ranking=5, as_of=AS_OF),
     "memory": dict(id="m", as_of=AS_OF),
     "memories": dict(tiers=[types.Tier.PROJECT], project="p", session="s", kinds=[types.MemoryKind.NOTE],
-                     include_archived=True, first=100, after="c"),
+                     include_archived=True, request_ids=["r"], first=100, after="c"),
     "session": dict(id="s"),
     "transcript": dict(session="s"),
     "trace": dict(from_="e", edge_types=[types.EdgeType.CAUSED], direction=types.Direction.BOTH, max_depth=2,

@@ -524,6 +524,8 @@ export type MemoryFilter = {
   includeClosed?: Scalars['Boolean']['input'];
   kinds?: InputMaybe<Array<MemoryKind>>;
   project?: InputMaybe<Scalars['ID']['input']>;
+  /** Only the memories the writes of these `requestId`s stored. */
+  requestIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   session?: InputMaybe<Scalars['ID']['input']>;
   tiers?: InputMaybe<Array<Tier>>;
 };

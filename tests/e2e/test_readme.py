@@ -55,8 +55,13 @@ def run_python(code: str, key: str) -> str:
     return done.stdout
 
 
-def test_the_first_screen_shows_the_three_ways_in() -> None:
+def test_the_first_screen_shows_the_three_ways_in_side_by_side() -> None:
     assert [len(snippets(FIRST_SCREEN, lang)) for lang in ("sh", "json", "python")] == [1, 1, 1]
+    # One row of a table, a cell each: GitHub renders a fenced block in a cell between blank lines.
+    [row] = re.findall(r"<tr[^>]*>\s*<td>(.*?)</tr>", FIRST_SCREEN, re.DOTALL)
+    cells = row.split("</td>")[:-1]
+    assert [FENCE.findall(cell)[0][0] for cell in cells] == ["sh", "json", "python"]
+    assert all(re.search(r"\n\n```\w+\n.*?^```\n\n", cell, re.DOTALL | re.MULTILINE) for cell in cells)
     python = snippets(FIRST_SCREEN, "python")[0]
     for name in ("hippograph.client", "hippograph.langchain", "hippograph.langgraph", "hippograph.agents"):
         assert f"from {name} import" in python

@@ -25,7 +25,7 @@ TURN_TO_FORGET = """
 MATCH (session:Session {userId: $userId})-[:HAS_TURN]->(turn:Turn {userId: $userId, id: $id})
 OPTIONAL MATCH (summary:Turn {userId: $userId})-[:SUMMARISES]->(turn)
 WITH session, turn, summary,
-     COLLECT { MATCH (turn)-[:SUMMARISES*0..]->(covered:Turn) RETURN DISTINCT covered } AS turns
+     [turn] + COLLECT { MATCH (turn)-[:SUMMARISES*]->(covered:Turn) RETURN DISTINCT covered } AS turns
 RETURN session.id AS sessionId, session.projectId AS projectId, summary.id AS summarisedIn,
        [t IN turns | t.id] AS turnIds,
        COLLECT {
@@ -141,7 +141,8 @@ def delete_entity(tx: ManagedTransaction, user_id: str, entity_id: str) -> int:
 
 def turn_to_forget(tx: ManagedTransaction, user_id: str, turn_id: str) -> dict[str, Any] | None:
     """The turn's ``sessionId`` and ``projectId``, the ``summarisedIn`` summary covering it (or None), the
-    ``turnIds`` that go with it and the ``memoryIds`` derived from them; None when the user has no such turn."""
+    ``turnIds`` that go with it (its own first) and the ``memoryIds`` derived from them; None when the user
+    has no such turn."""
     record = tx.run(TURN_TO_FORGET, userId=user_id, id=turn_id).single()
     return dict(record) if record else None
 

@@ -13,9 +13,10 @@ said by its role; any other item (a message of parts, a tool call, its output â€
 its role or type. So ``get_items`` gives the items back as they were added, in order, and the
 transcript goes through hippograph's lifecycle like any other: past its trigger share of the budget
 the oldest third becomes a summary, given back first as a system message, and the facts said in it
-go to project memory. ``pop_item`` appends a turn that takes the latest item back: ``get_items``
-leaves both out, and the turns stay in the session until it ends. ``clear_session`` erases the
-session (``forgetSession``): its turns, its memories and what was derived from them.
+go to project memory. ``pop_item`` erases the latest item's turn (``forget(turn:)``; the standing
+summary, when it is all that is left, with the turns it covers and the facts said in them).
+``clear_session`` erases the session (``forgetSession``): its turns, its memories and what was derived
+from them.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ from agents.memory import SessionSettings
 from agents.memory.session_settings import resolve_session_limit
 
 from hippograph.client import (
-    AsyncClient, ErrorCode, HippographError, TranscriptEntry, append_turn, forget_session, start_session, transcript,
+    AsyncClient, ErrorCode, HippographError, TranscriptEntry, append_turn, forget, forget_session, start_session,
+    transcript,
 )
 
-# The speaker of a turn that takes back the item of the turn its ``ref`` names.
-TAKEN_BACK = "taken-back"
 MAX_ROLE = 64
 
 
@@ -52,26 +52,18 @@ class HippographSession:
     def _client(self) -> AsyncClient:
         return AsyncClient(self.url, self.key, timeout=self.timeout)
 
-    async def _live(self, hg: AsyncClient) -> list[tuple[str, TResponseInputItem]]:
-        """The items as the transcript holds them, each with its turn's id, less those taken back."""
+    async def _transcript(self, hg: AsyncClient) -> list[TranscriptEntry]:
         try:
-            entries = (await hg.send(transcript(self.session_id))).transcript
+            return (await hg.send(transcript(self.session_id))).transcript
         except HippographError as error:
             if error.code == ErrorCode.NOT_FOUND:
                 return []
             raise
-        live: list[tuple[str, TResponseInputItem]] = []
-        for entry in entries:
-            if entry.role == TAKEN_BACK and entry.ref is not None and not entry.is_summary:
-                live = [(turn, item) for turn, item in live if turn != entry.ref]
-            else:
-                live.append((entry.id, item(entry)))
-        return live
 
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
         wanted = resolve_session_limit(limit, self.session_settings)
         async with self._client() as hg:
-            items = [each for _, each in await self._live(hg)]
+            items = [item(entry) for entry in await self._transcript(hg)]
         if wanted is None or wanted < 0:
             return items
         return items[len(items) - wanted:] if wanted else []
@@ -87,13 +79,11 @@ class HippographSession:
 
     async def pop_item(self) -> TResponseInputItem | None:
         async with self._client() as hg:
-            live = await self._live(hg)
-            if not live:
+            entries = await self._transcript(hg)
+            if not entries:
                 return None
-            turn_id, latest = live[-1]
-            await hg.send(append_turn(self.session_id, TAKEN_BACK, "The previous item was taken back.",
-                                      project=self.project, ref=turn_id))
-            return latest
+            await hg.send(forget(turn=entries[-1].id))
+            return item(entries[-1])
 
     async def clear_session(self) -> None:
         async with self._client() as hg:

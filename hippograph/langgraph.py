@@ -22,13 +22,16 @@ value, so ``get`` returns the value as it was put (secrets redacted, as in any m
 (of the fields ``index`` names; of the namespace and key alone with ``index=False``). ``search``
 with a ``query`` is hippograph's recall over the namespace's tier, best first, ``score`` its score;
 without one, the newest first. ``put`` on a key that holds an item stores the new one and forgets
-the old (``created_at`` carries over); ``delete`` forgets. The tiers' rules hold as for any
-memory: past its trigger a tier compresses, and may archive or delete an item. No TTL.
+the old (``created_at`` carries over); ``delete`` forgets. ``get``, ``put`` and ``delete`` find a
+key's item by the request id it was written with (``memories(filter: {requestIds})``), however many
+items the tier holds. The tiers' rules hold as for any memory: past its trigger a tier compresses,
+and may archive or delete an item. No TTL.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,6 +54,9 @@ ATTRIBUTE = "langgraph"
 RENDER_CHARS = 2000
 # The most memories a page gives, and the most rows of recall's ranking a search reads.
 PAGE = 100
+# A key's item is written under one of two request ids, taken in turn, so that a put stores the new
+# item before it forgets the old one; the attribute ``slot`` says which one an item holds.
+SLOTS = 2
 
 T = TypeVar("T")
 # What the store does for one op, as the requests it sends: each answer comes back where it was yielded,
@@ -157,16 +163,21 @@ def _stored(where: Place) -> Plan[list[tuple[Memory, Item]]]:
         after = page.page_info.end_cursor
 
 
-def _find(namespace: tuple[str, ...], key: str) -> Plan[tuple[Memory, Item] | None]:
-    for memory, item in (yield from _stored(place(namespace))):
-        if item.namespace == namespace and item.key == key:
-            return memory, item
-    return None
+def request_ids(namespace: tuple[str, ...], key: str) -> list[str]:
+    """The request ids a key's item is written with, one per slot; the same for the key in every process."""
+    name = uuid.uuid5(uuid.NAMESPACE_URL, json.dumps([list(namespace), key]))
+    return [f"langgraph-{name}-{slot}" for slot in range(SLOTS)]
+
+
+def _held(namespace: tuple[str, ...], key: str) -> Plan[list[tuple[Memory, Item]]]:
+    """The memories that hold the key's item, newest first: one, or two when a put was cut short."""
+    page = yield memories(request_ids=request_ids(namespace, key), include_archived=True, first=SLOTS)
+    return [(m, item) for m in page.nodes if (item := item_of(m)) is not None]
 
 
 def _get(op: GetOp) -> Plan[Item | None]:
-    found = yield from _find(tuple(op.namespace), op.key)
-    return found[1] if found else None
+    held = yield from _held(tuple(op.namespace), op.key)
+    return held[0][1] if held else None
 
 
 def _put(op: PutOp) -> Plan[None]:
@@ -175,19 +186,25 @@ def _put(op: PutOp) -> Plan[None]:
     if where.tiers != [Tier.LONG_TERM] and (where.project or where.session) is None:
         raise InvalidNamespaceError(f"{namespace}: a {namespace[0]} namespace names its {namespace[0]}: "
                                     f"('{namespace[0]}', ID, …)")
-    old = yield from _find(namespace, op.key)
+    held = yield from _held(namespace, op.key)
+    for stale, _ in held[1:]:
+        yield forget(memory=stale.id)
+    old = held[0] if held else None
     if op.value is None:
         if old is not None:
             yield forget(memory=old[0].id)
         return None
+    slot = 0
     kept: dict[str, Any] = {"namespace": list(namespace), "key": op.key, "value": dict(op.value)}
     if old is not None:
         kept["createdAt"] = old[1].created_at.isoformat()
+        slot = ((old[0].attributes or {})[ATTRIBUTE]["slot"] + 1) % SLOTS
+    kept["slot"] = slot
     text = render(namespace, op.key, op.value, op.index)
 
     def write() -> Operation[Any]:
         return remember(text, tier=where.tiers[0], project=where.project, session=where.session,
-                        attributes={ATTRIBUTE: kept})
+                        attributes={ATTRIBUTE: kept}, request_id=request_ids(namespace, op.key)[slot])
 
     stored = yield write()
     if stored.created:

@@ -140,12 +140,13 @@ def memory(id: str, *, as_of: datetime | None = None) -> Operation[Memory]:
 
 
 def memories(*, tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
-             kinds: Sequence[MemoryKind] | None = None, include_archived: bool = False, first: int = 20,
-             after: str | None = None) -> Operation[MemoryPage]:
-    """A page of the caller's memories, newest first (at most 100), each filter narrowing it; ``after`` is
-    the previous page's ``page_info.end_cursor``."""
+             kinds: Sequence[MemoryKind] | None = None, include_archived: bool = False,
+             request_ids: Sequence[str] | None = None, first: int = 20, after: str | None = None) -> Operation[MemoryPage]:
+    """A page of the caller's memories, newest first (at most 100), each filter narrowing it (``request_ids``:
+    the memories the writes of those request ids stored); ``after`` is the previous page's ``page_info.end_cursor``."""
     return MEMORIES.bind(filter=_input(tiers=tiers, project=project, session=session, kinds=kinds,
-                                       include_archived=include_archived), first=first, after=after)
+                                       include_archived=include_archived, request_ids=request_ids),
+                         first=first, after=after)
 
 
 def session(id: str) -> Operation[Session]:
@@ -244,9 +245,9 @@ def end_session(id: str) -> Operation[SessionEnded]:
     return END_SESSION.bind(input=_input(id=id))
 
 
-def forget(*, memory: str | None = None, entity: str | None = None) -> Operation[Forgotten]:
-    """Delete a memory or an entity (exactly one), with what only it supported."""
-    return FORGET.bind(input=_input(memory=memory, entity=entity))
+def forget(*, memory: str | None = None, entity: str | None = None, turn: str | None = None) -> Operation[Forgotten]:
+    """Delete a memory, an entity or a turn (exactly one), with what only it supported."""
+    return FORGET.bind(input=_input(memory=memory, entity=entity, turn=turn))
 
 
 def forget_session(id: str) -> Operation[ScopeForgotten]:

@@ -420,10 +420,11 @@ class ErasureCheck:
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What ``forget`` deleted: the memories (with summaries only they supported) and orphaned entities."""
+    """What ``forget`` deleted: the memories (with summaries only they supported), orphaned entities and turns."""
 
     memories: list[str]
     entities: list[str]
+    turns: list[str]
     receipt: ErasureReceipt
 
 

@@ -31,9 +31,11 @@ EDGE_THEN = "($asOf IS NULL OR r.createdAt <= $asOf)"
 ENTITY_THEN = history.closed_field(ENTITY_FIELDS, "e")
 
 # As of $asOf (null: now, ``hippograph.graph.history``): the memories recorded by then, archived and
-# closed as they were then, each with the text it had then.
+# closed as they were then, each with the text it had then. Those of given request ids are read from
+# the index of request ids (``memory_request``), whatever the size of the user's store.
+ALL_MEMORIES = "MATCH (m:Memory {userId: $userId})"
+REQUESTED_MEMORIES = "UNWIND $requestIds AS requestId MATCH (m:Memory {userId: $userId, requestId: requestId})"
 MEMORIES_PAGE = f"""
-MATCH (m:Memory {{userId: $userId}})
 WHERE ($tiers IS NULL OR m.tier IN $tiers)
   AND ($projectId IS NULL OR m.projectId = $projectId)
   AND ($sessionId IS NULL OR m.sessionId = $sessionId)
@@ -158,10 +160,12 @@ def memories_page(
     after: tuple[int, int, str] | None,
     limit: int,
     as_of: datetime | None = None,
+    request_ids: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     seconds, nanos, after_id = after if after is not None else (None, None, None)
     result = tx.run(
-        MEMORIES_PAGE, userId=user_id, tiers=list(tiers) if tiers is not None else None, projectId=project_id,
+        (ALL_MEMORIES if request_ids is None else REQUESTED_MEMORIES) + MEMORIES_PAGE, requestIds=request_ids,
+        userId=user_id, tiers=list(tiers) if tiers is not None else None, projectId=project_id,
         sessionId=session_id, kinds=list(kinds) if kinds is not None else None, includeArchived=include_archived,
         includeClosed=include_closed, afterSeconds=seconds, afterNanos=nanos, afterId=after_id, limit=limit,
         asOf=as_of,

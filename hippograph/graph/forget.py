@@ -1,4 +1,4 @@
-"""Cypher for forgetting entities, sessions, projects and whole users (memories: ``memories.DELETE_MEMORIES``)."""
+"""Cypher for forgetting entities, turns, sessions, projects and whole users (memories: ``memories.DELETE_MEMORIES``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,27 @@ RETURN e.id AS id, collect(m.id) AS memoryIds
 DELETE_ENTITY = """
 MATCH (e:Entity {id: $id, userId: $userId})
 DETACH DELETE e
+RETURN count(*) AS deleted
+"""
+
+# A turn and what carries its words: a summary the turns it covers (and the summaries it folded in), and
+# the memories extracted from any of these; ``summarisedIn``, the summary covering the turn, if one does.
+TURN_TO_FORGET = """
+MATCH (session:Session {userId: $userId})-[:HAS_TURN]->(turn:Turn {userId: $userId, id: $id})
+OPTIONAL MATCH (summary:Turn {userId: $userId})-[:SUMMARISES]->(turn)
+WITH session, turn, summary,
+     [turn] + COLLECT { MATCH (turn)-[:SUMMARISES*]->(covered:Turn) RETURN DISTINCT covered } AS turns
+RETURN session.id AS sessionId, session.projectId AS projectId, summary.id AS summarisedIn,
+       [t IN turns | t.id] AS turnIds,
+       COLLECT {
+         UNWIND turns AS t MATCH (m:Memory {userId: $userId})-[:DERIVED_FROM]->(t) RETURN DISTINCT m.id
+       } AS memoryIds
+"""
+
+DELETE_TURNS = """
+MATCH (turn:Turn {userId: $userId})
+WHERE turn.id IN $ids
+DETACH DELETE turn
 RETURN count(*) AS deleted
 """
 
@@ -116,6 +137,18 @@ def recording_memories(tx: ManagedTransaction, user_id: str, entity_id: str) -> 
 
 def delete_entity(tx: ManagedTransaction, user_id: str, entity_id: str) -> int:
     return int(tx.run(DELETE_ENTITY, userId=user_id, id=entity_id).single()["deleted"])
+
+
+def turn_to_forget(tx: ManagedTransaction, user_id: str, turn_id: str) -> dict[str, Any] | None:
+    """The turn's ``sessionId`` and ``projectId``, the ``summarisedIn`` summary covering it (or None), the
+    ``turnIds`` that go with it (its own first) and the ``memoryIds`` derived from them; None when the user
+    has no such turn."""
+    record = tx.run(TURN_TO_FORGET, userId=user_id, id=turn_id).single()
+    return dict(record) if record else None
+
+
+def delete_turns(tx: ManagedTransaction, user_id: str, turn_ids: Sequence[str]) -> int:
+    return int(tx.run(DELETE_TURNS, userId=user_id, ids=list(turn_ids)).single()["deleted"])
 
 
 def session_to_forget(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any]:

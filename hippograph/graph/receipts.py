@@ -1,7 +1,7 @@
 """Cypher for erasure receipts: what an erasure is about to remove, what of it is still there, and what
 of an erased user remains anywhere.
 
-An erasure of a memory, an entity, a session or a project removes its seeds (the nodes it names) and,
+An erasure of a memory, an entity, a turn, a session or a project removes its seeds (the nodes it names) and,
 by the rules of ``hippograph.graph.forget`` and ``memories.DELETE_MEMORIES``, what hangs from them:
 versions, summaries only they supported, entities nothing else mentions, a fix only an erased error
 held, turns, tasks. All of it lies within two hops of a seed over the user's own nodes. So the receipt
@@ -28,6 +28,8 @@ CALL () {
     UNWIND $memoryIds AS id MATCH (n:Memory {id: id, userId: $userId}) RETURN n
   UNION
     UNWIND $entityIds AS id MATCH (n:Entity {id: id, userId: $userId}) RETURN n
+  UNION
+    UNWIND $turnIds AS id MATCH (n:Turn {id: id, userId: $userId}) RETURN n
   UNION
     UNWIND $sessionIds AS id MATCH (n:Session {id: id, userId: $userId}) RETURN n
   UNION
@@ -118,11 +120,11 @@ RETURN nodes, users, relationships, memoryText, entityName, vectors
 
 def neighbourhood(
     tx: ManagedTransaction, user_id: str, *, memory_ids: Sequence[str] = (), entity_ids: Sequence[str] = (),
-    session_ids: Sequence[str] = (), project_id: str | None = None,
+    turn_ids: Sequence[str] = (), session_ids: Sequence[str] = (), project_id: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The nodes (element, id, labels) and relationships (element, type) an erasure of these seeds may remove."""
     record = tx.run(
-        NEIGHBOURHOOD, userId=user_id, memoryIds=list(memory_ids), entityIds=list(entity_ids),
+        NEIGHBOURHOOD, userId=user_id, memoryIds=list(memory_ids), entityIds=list(entity_ids), turnIds=list(turn_ids),
         sessionIds=list(session_ids), projectId=project_id,
     ).single(strict=True)
     return [dict(n) for n in record["nodes"]], [dict(r) for r in record["relationships"]]

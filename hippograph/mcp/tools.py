@@ -305,24 +305,26 @@ class MemoryTools:
         self, ctx: Context,
         memory: Annotated[str | None, Field(description="A memory id to erase.")] = None,
         entity: Annotated[str | None, Field(description="An entity id to erase, with the memories recording it.")] = None,
+        turn: Annotated[str | None, Field(description="A turn id to erase, with the facts extracted from it; a summary "
+                                                      "with the turns it covers.")] = None,
         session: Annotated[str | None, Field(description="A session to erase whole: turns, memories, facts.")] = None,
         project: Annotated[str | None, Field(description="A project to erase whole, its sessions included.")] = None,
     ) -> dict[str, Any]:
-        """Erase exactly one of: a memory, an entity, a session or a project. Nothing of it stays — no
+        """Erase exactly one of: a memory, an entity, a turn, a session or a project. Nothing of it stays — no
         property, index entry, earlier version or derived summary. Cannot be undone. Answers a receipt:
         counts per label and relationship type, the ids removed and their SHA-256, the audit tombstone's id."""
-        given = {k: v for k, v in (("memory", memory), ("entity", entity), ("session", session), ("project", project))
-                 if v is not None}
+        given = {k: v for k, v in (("memory", memory), ("entity", entity), ("turn", turn), ("session", session),
+                                   ("project", project)) if v is not None}
 
         async def work(call: Call) -> dict[str, Any]:
             if len(given) != 1:
-                raise BadInput("give exactly one of memory, entity, session or project", field="input")
+                raise BadInput("give exactly one of memory, entity, turn, session or project", field="input")
             (what, target), = given.items()
-            if what in ("memory", "entity"):
+            if what in ("memory", "entity", "turn"):
                 gone = await memories.forget(call, **{what: target})
                 assert gone.receipt is not None
                 return {"forgotten": what, "id": target, "memories": len(gone.memories), "entities": len(gone.entities),
-                        "receipt": gone.receipt.as_json()}
+                        "turns": len(gone.turns), "receipt": gone.receipt.as_json()}
             erase = forgetting.forget_session if what == "session" else forgetting.forget_project
             scoped = await erase(call, target)
             assert scoped.receipt is not None

@@ -41,6 +41,7 @@ class MemoryFilter:
     kinds: Sequence[str] | None = None
     include_archived: bool = False
     include_closed: bool = True
+    request_ids: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ def memories_page(
         kinds=list(where.kinds) if where.kinds is not None else None,
         include_archived=where.include_archived, include_closed=where.include_closed,
         after=after, limit=first + 1, as_of=as_of,
+        request_ids=list(where.request_ids) if where.request_ids is not None else None,
     )
     return Page(rows[:first], len(rows) > first)
 

@@ -25,7 +25,7 @@ from hippograph.memory.services import Services
 
 T = TypeVar("T")
 
-SCOPES = ("memory", "entity", "session", "project", "user")
+SCOPES = ("memory", "entity", "turn", "session", "project", "user")
 
 
 def digest(ids: Iterable[str]) -> str:

@@ -58,13 +58,17 @@ async def memories(
     call: Call, *, tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
     kinds: Sequence[str] | None = None, include_archived: bool = False, include_closed: bool = True,
     first: int = DEFAULT_PAGE, after: tuple[int, int, str] | None = None, as_of: datetime | None = None,
+    request_ids: Sequence[str] | None = None,
 ) -> Page:
     """The caller's memories, newest first, a page at a time; every filter narrows the list; as of
     ``as_of``, the store as it was then."""
+    requested = bounded_list(request_ids, "filter.requestIds")
     where = MemoryFilter(
         tiers=distinct(bounded_list(tiers, "filter.tiers")), project_id=optional_ident(project, "filter.project"),
         session_id=optional_ident(session, "filter.session"), kinds=distinct(bounded_list(kinds, "filter.kinds")) or None,
         include_archived=include_archived, include_closed=include_closed,
+        request_ids=distinct(None if requested is None
+                             else [ident(r, f"filter.requestIds[{i}]") for i, r in enumerate(requested)]),
     )
     return await run_in_threadpool(
         browse.memories_page, call.services, call.user_id, where, bounded(first, "first"), after, limits.as_of(as_of),

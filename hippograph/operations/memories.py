@@ -1,4 +1,4 @@
-"""``remember``, ``update_memory`` and ``forget`` (one memory or one entity)."""
+"""``remember``, ``update_memory`` and ``forget`` (one memory, one entity or one turn)."""
 
 from __future__ import annotations
 
@@ -69,10 +69,10 @@ async def update_memory(
     return updated
 
 
-async def forget(call: Call, memory: str | None = None, entity: str | None = None) -> Forgotten:
-    """Erase exactly one memory or one entity, with what only it supported."""
-    if (memory is None) == (entity is None):
-        raise BadInput("give exactly one of memory or entity", field="input")
+async def forget(call: Call, memory: str | None = None, entity: str | None = None, turn: str | None = None) -> Forgotten:
+    """Erase exactly one memory, one entity or one turn, with what only it supported."""
+    if [memory, entity, turn].count(None) != 2:
+        raise BadInput("give exactly one of memory, entity or turn", field="input")
     services, user_id = call.services, call.user_id
     if memory is not None:
         # Refused before the lookup, which would only say "not found".
@@ -82,12 +82,16 @@ async def forget(call: Call, memory: str | None = None, entity: str | None = Non
             raise NotFound(f"memory {memory_id} not found")
         forgotten = await run_in_threadpool(forget_rules.forget_memory, services, user_id, memory_id)
         project_id, session_id = row.get("projectId"), row.get("sessionId")
-    else:
+    elif entity is not None:
         entity_id = check_id("entity", ident(entity, "entity"))
         row = (await run_in_threadpool(browse.get_entities, services, user_id, [entity_id])).get(entity_id)
         if row is None:
             raise NotFound(f"entity {entity_id} not found")
         forgotten = await run_in_threadpool(forget_rules.forget_entity, services, user_id, entity_id)
         project_id, session_id = browse.entity_project(row), None
+    else:
+        turn_id = check_id("turn", ident(turn, "turn"))
+        forgotten = await run_in_threadpool(forget_rules.forget_turn, services, user_id, turn_id)
+        project_id, session_id = forgotten.project_id, forgotten.session_id
     call.publish("FORGOTTEN", project_id, session_id, memory_ids=forgotten.memories, entity_ids=forgotten.entities)
     return forgotten

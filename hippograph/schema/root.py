@@ -88,7 +88,7 @@ class Mutation:
     )
     remember = _mutation(memories.remember, "Store a memory under its tier's rules (secrets scrubbed, capacity kept).")
     update_memory = _mutation(memories.update_memory, "Change a memory's content, summary or relevance.")
-    forget = _mutation(memories.forget, "Delete a memory or an entity, with what only it supported.")
+    forget = _mutation(memories.forget, "Delete a memory, an entity or a turn, with what only it supported.")
     forget_session = _mutation(
         forgetting.forget_session,
         "Erase a session: its memories and turns, the facts and memories derived from it, and what only they supported.",

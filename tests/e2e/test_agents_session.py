@@ -15,7 +15,9 @@ from agents.memory import Session, SessionSettings, SQLiteSession  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
 from hippograph.agents import HippographSession  # noqa: E402
-from hippograph.client import Client, ErrorCode, HippographError, MemoryKind, Tier, memories, transcript  # noqa: E402
+from hippograph.client import (  # noqa: E402
+    Client, ErrorCode, HippographError, MemoryKind, Tier, forget, memories, transcript,
+)
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402
@@ -80,6 +82,27 @@ def test_it_keeps_the_sdks_items_as_sqlite_session_does(api_server: Server, key:
     reference.close()
 
 
+def stored_turns(services: Services, chat: str) -> list[str]:
+    """The text of every turn the store holds for the session, in the transcript or summarised away."""
+    return [r["content"] for r in services.driver.execute_query(
+        "MATCH (t:Turn {sessionId: $chat}) RETURN t.content AS content ORDER BY t.position",
+        chat=chat, database_=services.database).records]
+
+
+def test_pop_item_erases_the_item(api_server: Server, key: str, services: Services) -> None:
+    chat = f"chat-{uuid.uuid4().hex[:8]}"
+    session = HippographSession(chat, api_server.base, key)
+    said = [{"role": "user", "content": f"Line {n} of {chat}"} for n in range(3)]
+    asyncio.run(session.add_items(said))
+    assert asyncio.run(session.pop_item()) == said[2]
+    # Gone from the store, not hidden: no turn holds it, and nothing was added in its place.
+    assert stored_turns(services, chat) == [each["content"] for each in said[:2]]
+    assert asyncio.run(session.pop_item()) == said[1]
+    assert stored_turns(services, chat) == [said[0]["content"]]
+    assert asyncio.run(session.get_items()) == said[:1]
+    asyncio.run(session.clear_session())
+
+
 def test_the_transcript_is_hippographs(api_server: Server, key: str) -> None:
     chat = f"chat-{uuid.uuid4().hex[:8]}"
     session = HippographSession(chat, api_server.base, key, session_settings=SessionSettings(limit=2))
@@ -97,7 +120,7 @@ def test_the_transcript_is_hippographs(api_server: Server, key: str) -> None:
     assert gone.value.code == ErrorCode.NOT_FOUND
 
 
-def test_a_long_conversation_is_summarised_and_its_facts_kept(api_server: Server, key: str) -> None:
+def test_a_long_conversation_is_summarised_and_its_facts_kept(api_server: Server, key: str, services: Services) -> None:
     chat, shop = f"chat-{uuid.uuid4().hex[:8]}", f"shop-{uuid.uuid4().hex[:8]}"
     session = HippographSession(chat, api_server.base, key, project=shop)
     said = [{"role": "user" if n % 2 == 0 else "assistant",
@@ -114,5 +137,19 @@ def test_a_long_conversation_is_summarised_and_its_facts_kept(api_server: Server
     assert 0 < len(recent) < len(said) and recent == said[-len(recent):]
     with Client(api_server.base, key) as hg:
         facts = hg.send(memories(tiers=[Tier.PROJECT], project=shop, kinds=[MemoryKind.FACT])).nodes
-    assert facts and all(f.session == chat for f in facts)
+        assert facts and all(f.session == chat for f in facts)
+        [summary_turn, *_] = hg.send(transcript(chat)).transcript
+        covered = services.driver.execute_query(
+            "MATCH (:Turn {id: $id})-[:SUMMARISES]->(t:Turn) RETURN t.id AS id LIMIT 1", id=summary_turn.id,
+            database_=services.database).records[0]["id"]
+        # A turn a summary covers lives on in the summary's words: it goes only with the summary.
+        with pytest.raises(HippographError) as refused:
+            hg.send(forget(turn=covered))
+        assert refused.value.code == ErrorCode.BAD_USER_INPUT
+        gone = hg.send(forget(turn=summary_turn.id))
+        assert gone.turns[0] == summary_turn.id and covered in gone.turns and set(gone.memories) >= {f.id for f in facts}
+        assert gone.receipt.scope == "turn" and set(gone.receipt.ids) >= set(gone.turns) | set(gone.memories)
+        assert hg.send(memories(tiers=[Tier.PROJECT], project=shop, kinds=[MemoryKind.FACT])).nodes == []
+    assert stored_turns(services, chat) == [each["content"] for each in recent]
+    assert asyncio.run(session.get_items()) == recent
     asyncio.run(session.clear_session())

@@ -1,4 +1,4 @@
-"""forgetSession, forgetProject and forgetUser over HTTP, and `hippograph forget` as a command."""
+"""forgetSession, forgetProject, forgetUser and forget of a turn over HTTP, and `hippograph forget` as a command."""
 
 from __future__ import annotations
 
@@ -136,6 +136,27 @@ def test_nobody_forgets_another_users_scope(make_client, services: Services) -> 
     assert forget(other, "forgetSession", id="bad id!")["code"] == "BAD_USER_INPUT"
     assert owner.data('{ session(id: "s1") { id } }')["session"] == {"id": "s1"}
     assert tombstones(services, owner.user_id) == [] and tombstones(services, other.user_id) == []
+
+
+def test_forget_a_turn_erases_it_from_the_transcript_and_the_store(make_client, services: Services) -> None:
+    client, other = make_client("lee"), make_client("max")
+    kept, gone = marker(), marker()
+    client.data('mutation { startSession(input: {id: "s1", project: "shop"}) { __typename } }')
+    turns = [client.data("""mutation($c: String!) { appendTurn(input: {session: "s1", role: "user", content: $c}) {
+                              ... on TurnAppended { turnId } } }""", c=f"The {word} job runs at noon.")["appendTurn"]["turnId"]
+             for word in (kept, gone)]
+    erase = ("mutation($t: ID) { forget(input: {turn: $t}) { __typename ... on ForgetSuccess { memories turns "
+             f"receipt {{ scope ids }} }} {ERROR} }} }}")
+
+    assert other.data(erase, t=turns[1])["forget"]["code"] == "NOT_FOUND"
+    assert client.data(erase, t="C0rrect" + "H0rse")["forget"]["code"] == "BAD_USER_INPUT"  # an id shaped like a password
+    done = client.data(erase, t=turns[1])["forget"]
+    assert done == {"__typename": "ForgetSuccess", "memories": [], "turns": [turns[1]],
+                    "receipt": {"scope": "turn", "ids": [turns[1]]}}
+    assert traces(client, services, [gone], "shop") == []
+    assert f"property: {kept}" in traces(client, services, [kept], "shop")
+    assert [t["id"] for t in client.data('{ session(id: "s1") { transcript { id } } }')["session"]["transcript"]] == turns[:1]
+    assert client.data(erase, t=turns[1])["forget"]["code"] == "NOT_FOUND"
 
 
 def test_forget_user_erases_yourself_or_with_an_admin_key_anyone(make_client, services: Services) -> None:

@@ -228,7 +228,7 @@ BASES: dict[str, list[Base]] = {
         "attributes": {"owner": "platform", "deploy": {"env": "prod", "hosts": ["web-1"]}, "count": 2},
     })],
     "updateMemory": [Base(fields={"relevance": 0.5}, setup=lambda c: {"id": new_memory(c)})],
-    "forget": [Base(setup=lambda c: {"memory": new_memory(c)}, one_of=("memory", "entity"))],
+    "forget": [Base(setup=lambda c: {"memory": new_memory(c)}, one_of=("memory", "entity", "turn"))],
     "forgetSession": [Base(setup=lambda c: {"id": start_session(c)["session"]})],
     "forgetProject": [Base(setup=project_with_a_memory)],
     "link": [Base(setup=two_entities)],

@@ -11,9 +11,9 @@ import pytest
 from hippograph_bench.server import Server
 from hippograph.client import (
     AsyncClient, Client, Direction, EdgeType, ErrorCode, HippographError, MemoryKind, Priority, RecallMode,
-    RecallProfile, Tier, append_turn, chains, end_session, forget, forget_session, memory, memory_events, recall,
-    record_decision, record_error, record_pattern, remember, session, set_preference, start_session, tier_usage, trace,
-    verify_erasure,
+    RecallProfile, Tier, append_turn, chains, end_session, forget, forget_session, memories, memory, memory_events,
+    recall, record_decision, record_error, record_pattern, remember, session, set_preference, start_session,
+    tier_usage, trace, verify_erasure,
 )
 from hippograph.memory import keys
 from hippograph.memory.recall.profiles import PROFILES
@@ -38,7 +38,9 @@ def project() -> str:
     return f"shop-{uuid.uuid4().hex[:8]}"
 
 
-def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: Client) -> None:
+def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: Client, api_server: Server,
+                                                                           services: Services) -> None:
+    other = keys.create_key(services.driver, services.database, new_user("client-other")).secret
     shop = project()
     stored = hg.send(remember("The shop deploys with Docker Compose on a single host", tier=Tier.PROJECT, project=shop,
                               kind=MemoryKind.DECISION))
@@ -51,6 +53,10 @@ def test_remember_then_recall_explains_the_items_with_the_ranking_and_gates(hg: 
     retried = hg.send(remember("The shop's backups run at 02:00", tier=Tier.PROJECT, project=shop, request_id=f"{shop}-1"))
     retry = hg.send(remember("The shop's backups run at 02:00", tier=Tier.PROJECT, project=shop, request_id=f"{shop}-1"))
     assert retried.created and not retry.created and retry.duplicate_of == retried.memory.id
+    # What a request id's write stored is found by that id, and only the caller's.
+    assert [m.id for m in hg.send(memories(request_ids=[f"{shop}-1", f"{shop}-2"])).nodes] == [retried.memory.id]
+    with Client(api_server.base, other) as stranger:
+        assert stranger.send(memories(request_ids=[f"{shop}-1"])).nodes == []
 
     result = hg.send(recall("how does the shop deploy?", priority=Priority.CRITICAL, project=shop, ranking=10))
     assert result.profile == "hybrid"

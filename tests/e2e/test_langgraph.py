@@ -23,8 +23,8 @@ from langgraph.runtime import Runtime  # noqa: E402
 from langgraph.store.base import InvalidNamespaceError, Item, SearchItem  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
-from hippograph.client import Client, MemoryKind, Priority, Tier, memories, recall  # noqa: E402
-from hippograph.langgraph import HippographStore  # noqa: E402
+from hippograph.client import Client, MemoryKind, Priority, Tier, memories, recall, remember  # noqa: E402
+from hippograph.langgraph import ATTRIBUTE, HippographStore, request_ids  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402
@@ -100,6 +100,34 @@ def test_put_replaces_and_delete_forgets(api_server: Server, key: str, store: Hi
     store.delete(where, "db")  # deleting what is not there is no error
     with Client(api_server.base, key) as hg:
         assert hg.send(memories(tiers=[Tier.PROJECT], project=where[1])).nodes == []
+
+
+def test_get_and_put_find_a_key_by_its_request_id(api_server: Server, key: str, store: HippographStore,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    where = ("project", fresh("shop"))
+    names = [f"item-{n:03d}" for n in range(120)]  # more than a page of memories
+    for n, name in enumerate(names):
+        store.put(where, name, {"n": n})
+    sent: list[object] = []
+    send = store.client.send
+    monkeypatch.setattr(store.client, "send", lambda operation: (sent.append(operation), send(operation))[1])
+    assert store.get(where, names[0]).value == {"n": 0}
+    assert store.get(where, names[-1]).value == {"n": 119}
+    assert len(sent) == 2  # one request each, however many items the tier holds
+    store.put(where, names[0], {"n": "again"})
+    assert store.get(where, names[0]).value == {"n": "again"}
+
+    # A put cut short between storing the new item and forgetting the old leaves both: the newer is
+    # the item, and the next put leaves one.
+    with Client(api_server.base, key) as hg:
+        hg.send(remember(f"{where[1]}/{names[1]}: n: newer", tier=Tier.PROJECT, project=where[1],
+                         attributes={ATTRIBUTE: {"namespace": list(where), "key": names[1], "value": {"n": "newer"},
+                                                 "slot": 1}}, request_id=request_ids(where, names[1])[1]))
+    assert store.get(where, names[1]).value == {"n": "newer"}
+    store.put(where, names[1], {"n": "latest"})
+    assert store.get(where, names[1]).value == {"n": "latest"}
+    held = [i.key for i in store.search(where, limit=1000)]
+    assert sorted(held) == names  # each key once
 
 
 def test_search_filters_pages_and_ranks_by_recall(api_server: Server, key: str, store: HippographStore) -> None:

@@ -331,6 +331,11 @@ def test_a_session_over_stdio_from_start_to_context_to_end(services: Services, u
             payload(await mcp.call_tool("start_session", {"session": "s1", "project": "web"}))
             payload(await mcp.call_tool("append_turn", {
                 "session": "s1", "role": "user", "content": "We decided to ship the web app on Fridays.", "ref": "t1"}))
+            # A turn said by mistake is taken back whole: forget names it as GraphQL's forget does.
+            slip = payload(await mcp.call_tool("append_turn", {"session": "s1", "role": "user", "content": "Oops, wrong chat."}))
+            gone = payload(await mcp.call_tool("forget", {"turn": slip["turnId"]}))
+            assert (gone["forgotten"], gone["turns"], gone["receipt"]["scope"]) == ("turn", 1, "turn")
+            assert refusal(await mcp.call_tool("forget", {"turn": slip["turnId"]}))["code"] == "NOT_FOUND"
             payload(await mcp.call_tool("remember", {
                 "content": "The answer style should be concise.", "tier": "LONG_TERM", "kind": "PREFERENCE"}))
             window = payload(await mcp.call_tool("context", {

@@ -333,7 +333,7 @@ export type ErasureReceipt = {
   nodes: Array<ErasedCount>;
   /** Relationships removed per type. */
   relationships: Array<ErasedCount>;
-  /** memory, entity, session, project or user. */
+  /** memory, entity, turn, session, project or user. */
   scope: Scalars['String']['output'];
   scopeId: Scalars['ID']['output'];
   /** The audit event that records the erasure. */
@@ -382,10 +382,12 @@ export type ExportDocumentInput = {
 
 export type ExportDocumentPayload = BadUserInputError | DocumentExported | LimitExceededError | NotFoundError;
 
-/** Exactly one of `memory` or `entity`. */
+/** Exactly one of `memory`, `entity` or `turn`. */
 export type ForgetInput = {
   entity?: InputMaybe<Scalars['ID']['input']>;
   memory?: InputMaybe<Scalars['ID']['input']>;
+  /** A turn of a transcript, with the facts extracted from it; a summary with the turns it covers. A turn a summary covers goes only with that summary. */
+  turn?: InputMaybe<Scalars['ID']['input']>;
 };
 
 export type ForgetPayload = BadUserInputError | ForgetSuccess | LimitExceededError | NotFoundError;
@@ -402,12 +404,13 @@ export type ForgetSessionInput = {
 
 export type ForgetSessionPayload = BadUserInputError | LimitExceededError | NotFoundError | ScopeForgotten;
 
-/** Everything that went: the memories, summaries only they supported, and orphaned entities. */
+/** Everything that went: the memories, summaries only they supported, orphaned entities and turns. */
 export type ForgetSuccess = {
   __typename?: 'ForgetSuccess';
   entities: Array<Scalars['ID']['output']>;
   memories: Array<Scalars['ID']['output']>;
   receipt: ErasureReceipt;
+  turns: Array<Scalars['ID']['output']>;
 };
 
 /** Leave `user` out (or give your own id) to erase yourself; only an admin key may name another user. */
@@ -521,6 +524,8 @@ export type MemoryFilter = {
   includeClosed?: Scalars['Boolean']['input'];
   kinds?: InputMaybe<Array<MemoryKind>>;
   project?: InputMaybe<Scalars['ID']['input']>;
+  /** Only the memories the writes of these `requestId`s stored. */
+  requestIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   session?: InputMaybe<Scalars['ID']['input']>;
   tiers?: InputMaybe<Array<Tier>>;
 };
@@ -563,7 +568,7 @@ export type Mutation = {
   endSession: EndSessionPayload;
   /** Export an Izanagi document as the graph holds it now. */
   exportDocument: ExportDocumentPayload;
-  /** Delete a memory or an entity, with what only it supported. */
+  /** Delete a memory, an entity or a turn, with what only it supported. */
   forget: ForgetPayload;
   /** Erase a project: its memories, its sessions (as forgetSession does), entities and node. */
   forgetProject: ForgetProjectPayload;

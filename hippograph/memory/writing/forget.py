@@ -1,4 +1,8 @@
-"""Forgetting: a memory, an entity, a session, a project or a whole user — with everything only they supported.
+"""Forgetting: a memory, an entity, a turn, a session, a project or a whole user — with everything only they supported.
+
+A turn takes with it the memories extracted from it; a summary of older turns (a turn too) takes the
+turns it covers and what was extracted from them. A turn a summary covers is refused: its words live
+on in the summary, which goes only whole.
 
 A session takes with it its memories and turns, its node and its document's tasks, and
 whatever derives from it: the facts extracted from its turns and the memories promoted
@@ -27,7 +31,7 @@ from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory import keys
 from hippograph.memory.audit import AuditEvent
-from hippograph.memory.errors import NotFound
+from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.receipts import Ledger, Receipt
 from hippograph.memory.services import Services
 from hippograph.memory.writing import outcomes
@@ -38,6 +42,10 @@ class Forgotten:
     memories: list[str] = field(default_factory=list)
     entities: list[str] = field(default_factory=list)
     receipt: Receipt | None = None
+    turns: list[str] = field(default_factory=list)
+    # Where a forgotten turn was said.
+    session_id: str | None = None
+    project_id: str | None = None
 
 
 @dataclass
@@ -100,6 +108,29 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
         ledger.after(tx)
         event = services.audit.record_in(tx, user_id, "forget", memories + entities, "entity")
         return Forgotten(memories, entities, ledger.receipt(user_id, "entity", entity_id, event.at, event.id))
+
+    with services.driver.session(database=services.database) as session:
+        return outcomes.write(session, write)
+
+
+def forget_turn(services: Services, user_id: str, turn_id: str) -> Forgotten:
+    """The turn (with the turns a summary covers) and the memories extracted from them, with what only those supported."""
+
+    def write(tx: ManagedTransaction) -> Forgotten:
+        turn = forget_cypher.turn_to_forget(tx, user_id, turn_id)
+        if turn is None:
+            raise NotFound(f"turn {turn_id} not found")
+        if turn["summarisedIn"] is not None:
+            raise InvalidInput(f"turn {turn_id} is summarised in turn {turn['summarisedIn']}: forget that summary, "
+                               "which takes the turns it covers", field="turn")
+        ledger = Ledger()
+        ledger.before(tx, user_id, memory_ids=turn["memoryIds"], turn_ids=turn["turnIds"])
+        memories, entities = memory_cypher.delete_memories(tx, user_id, turn["memoryIds"])
+        forget_cypher.delete_turns(tx, user_id, turn["turnIds"])
+        ledger.after(tx)
+        event = services.audit.record_in(tx, user_id, "forget", [*turn["turnIds"], *memories, *entities], "turn")
+        return Forgotten(memories, entities, ledger.receipt(user_id, "turn", turn_id, event.at, event.id),
+                         turns=turn["turnIds"], session_id=turn["sessionId"], project_id=turn["projectId"])
 
     with services.driver.session(database=services.database) as session:
         return outcomes.write(session, write)

@@ -44,7 +44,7 @@ async def memories(
         info.context.call, tiers=where.tiers, project=where.project, session=where.session,
         kinds=[kind.value for kind in where.kinds] if where.kinds is not None else None,
         include_archived=where.include_archived, include_closed=where.include_closed, first=first, after=keyset,
-        as_of=as_of,
+        as_of=as_of, request_ids=where.request_ids,
     )
     loaders = info.context.loaders
     for row in page.rows if as_of is None else ():

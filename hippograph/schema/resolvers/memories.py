@@ -77,10 +77,10 @@ async def update_memory(info: Info, input: UpdateMemoryInput) -> UpdateMemoryPay
 
 @mutation
 async def forget(info: Info, input: ForgetInput) -> ForgetPayload:
-    forgotten = await memories.forget(info.context.call, memory=input.memory, entity=input.entity)
+    forgotten = await memories.forget(info.context.call, memory=input.memory, entity=input.entity, turn=input.turn)
     clear_loaders(info.context.loaders, forgotten.memories, forgotten.entities)
     assert forgotten.receipt is not None
     return ForgetSuccess(
         memories=[strawberry.ID(i) for i in forgotten.memories], entities=[strawberry.ID(i) for i in forgotten.entities],
-        receipt=ErasureReceipt.from_receipt(forgotten.receipt),
+        turns=[strawberry.ID(i) for i in forgotten.turns], receipt=ErasureReceipt.from_receipt(forgotten.receipt),
     )

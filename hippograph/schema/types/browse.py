@@ -21,6 +21,8 @@ class MemoryFilterInput:
     kinds: list[MemoryKind] | None = None
     include_archived: bool = strawberry.field(default=False, description="Also memories compression archived.")
     include_closed: bool = strawberry.field(default=True, description="Also facts a newer one superseded.")
+    request_ids: list[strawberry.ID] | None = strawberry.field(
+        default=None, description="Only the memories the writes of these `requestId`s stored.")
 
 
 @strawberry.type

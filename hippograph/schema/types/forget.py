@@ -45,7 +45,7 @@ class ErasedCountInput:
     "one per line."))
 class ErasureReceipt:
     user_id: strawberry.ID
-    scope: str = strawberry.field(description="memory, entity, session, project or user.")
+    scope: str = strawberry.field(description="memory, entity, turn, session, project or user.")
     scope_id: strawberry.ID
     at: datetime
     tombstone_id: strawberry.ID = strawberry.field(description="The audit event that records the erasure.")

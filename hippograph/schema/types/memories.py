@@ -42,10 +42,13 @@ class UpdateMemoryInput:
     request_id: strawberry.ID | None = request_id_field()
 
 
-@strawberry.input(description="Exactly one of `memory` or `entity`.")
+@strawberry.input(description="Exactly one of `memory`, `entity` or `turn`.")
 class ForgetInput:
     memory: strawberry.ID | None = None
     entity: strawberry.ID | None = None
+    turn: strawberry.ID | None = strawberry.field(
+        default=None, description="A turn of a transcript, with the facts extracted from it; a summary with the turns "
+                                  "it covers. A turn a summary covers goes only with that summary.")
 
 
 @strawberry.type(description="What a write compressed to make room.")
@@ -71,10 +74,11 @@ class UpdateMemorySuccess:
     redacted: list[str]
 
 
-@strawberry.type(description="Everything that went: the memories, summaries only they supported, and orphaned entities.")
+@strawberry.type(description="Everything that went: the memories, summaries only they supported, orphaned entities and turns.")
 class ForgetSuccess:
     memories: list[strawberry.ID]
     entities: list[strawberry.ID]
+    turns: list[strawberry.ID]
     receipt: ErasureReceipt
 
 

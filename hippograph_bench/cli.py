@@ -50,6 +50,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="also write the fit to FILE, for the hybrid profile to read (in a checkout: "
                           "hippograph/resources/hybrid_fit.json); it fits how a question is weighed, so the styles "
                           "FILE already weighs otherwise (statements, keyword queries) are kept")
+    fit.add_argument("--rows", metavar="ROWS.npz",
+                     help="the extracted rows: read from ROWS.npz when it exists (no extraction), else "
+                          "extracted and written there; a later fit of the same data and model starts from them")
 
     deadlines = kinds.add_parser("deadlines", help="how soon answers come when answering is hard: a start, hostile "
                                  "requests, a burst stuck past its deadline, Neo4j unreachable")
@@ -135,8 +138,17 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph.memory.recall.profiles import PROFILES
             from hippograph_bench import data, fit
 
-            sets = data.load_sets(args.data, args.conversations)
-            result = fit.fit(fit.extract(services, sets), floor=PROFILES["hybrid"].gates.summary_above)
+            rows_file = Path(args.rows) if args.rows else None
+            try:
+                if rows_file and rows_file.exists():
+                    rows = fit.load(rows_file, settings.embedding_model)
+                else:
+                    rows = fit.extract(services, data.load_sets(args.data, args.conversations))
+                    if rows_file:
+                        fit.save(rows, rows_file, settings.embedding_model)
+                result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
+            except ValueError as exc:  # rows of another model, no question to fit: said, not a traceback
+                raise ConfigError(str(exc)) from None
             result["data"] = [Path(p).name for p in args.data]
         elif args.bench == "api":
             from hippograph_bench import api

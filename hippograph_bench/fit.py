@@ -1,17 +1,24 @@
 """Fit the hybrid profile's weights, time boost and period boost on LoCoMo-format development sets.
 
 How: every question is asked once through the real recall statement with the hybrid profile's
-candidate sources and a wide candidate list (300 rows, no floor), keeping each candidate's four
-weighted components, its time match and its period match. A grid — weights over the simplex
-(weights ≥ 0, step 0.05, summing to 1) times the time boosts of ``BOOSTS`` times the period boosts
-of ``PERIOD_BOOSTS`` — then re-ranks those rows offline by
-``(w·components) × (1 + boost × time) × (1 + period boost × period)`` and keeps the point with the
-best mean Recall@10 + Hit@1 + NDCG@5 (ties: the earlier grid point, no boost first). Because the
-recall statement ranks its candidates by exactly that score, and no component depends on the
-weights or the boosts, the offline ranking is what recall returns with them.
+candidate sources and a wide candidate list (300 rows, no floor), keeping each candidate's weighted
+components (``SIGNALS``), its time match, its period match and relation's two parts. A grid — weights
+over the simplex of ``SIGNALS`` (weights ≥ 0, step 0.05, summing to 1) times the time boosts of
+``BOOSTS`` times the period boosts of ``PERIOD_BOOSTS`` — then re-ranks those rows offline by
+``(w·components) × (1 + boost × time) × (1 + period boost × period)``. Because the recall statement
+ranks its candidates by exactly that score, and no component depends on the weights or the boosts,
+the offline ranking is what recall returns with them.
 
-Every grid point is scored once for every question, and its objective summed per fold; a fit on
-some folds is then the best mean over their questions. A fold is one conversation (a LongMemEval
+What is fitted is how the hybrid profile weighs the queries of the styles it does not weigh its own
+way (``RecallProfile.styles``: statements and keyword queries are not): the questions of the other
+styles are left out of the fit. The point kept is the one chosen by the worst set: of each set with at
+least ``MIN_SET_QUESTIONS`` questions in the fit, its shortfall from the best that set could have
+alone (mean Recall@10 + Hit@1 + NDCG@5), and the point whose largest shortfall is smallest (ties: the
+best mean over every question, then the earlier grid point, no boost first). A fit that wins one set
+by losing another is not kept.
+
+Every grid point is scored once for every question, and its objective summed per fold and set; a fit
+on some folds is then made of those sums. A fold is one conversation (a LongMemEval
 haystack), and a conversation that two sets hold (LoCoMo and its audited labels, LoCoMo-Plus built
 on the same conversations: at least half the smaller one's turns shared) is one fold, so that no
 fold is fitted on its own turns. ``leave-one-conversation-out``: for each fold, the point fitted
@@ -25,13 +32,16 @@ score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hippograph.memory.recall.analysis import Style, analyse
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
 from hippograph.memory.services import Services
 from hippograph.progress import Progress
@@ -40,7 +50,9 @@ from hippograph_bench.data import DataSet
 from hippograph_bench.locomo import ask, bench_services, forgotten_after, ingest, questions
 
 STEP = 0.05
-SIGNALS = ("vector", "keyword", "recency", "relation")
+# The weighted signals. Recency is not among them: it earned nothing on any set, held out, on either model
+# (bench/REPORT.md), so hybrid weighs it nothing and the fit no longer tries it.
+SIGNALS = ("vector", "keyword", "relation")
 # The time boosts the grid tries: a memory that says when, asked when, scores (1 + boost) times its sum.
 BOOSTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 TIME = "time"
@@ -51,6 +63,13 @@ PERIOD = "period"
 BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
 # Ranks the metrics look at (recall@20 is the deepest).
 DEPTH = 20
+# The carries the check of carrying tries (``carrying``).
+CARRIES = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95)
+# The grid step of the check of relation's parts (``relation_parts``): three grids, so a coarser one.
+PARTS_STEP = 0.1
+# A set with fewer questions in a fit does not vote in the worst-set choice (its mean is too noisy to
+# steer by); it still counts in the tie-break's mean.
+MIN_SET_QUESTIONS = 30
 
 
 @dataclass
@@ -59,8 +78,13 @@ class Rows:
     conversation: str
     evidence: set[str]
     dia_ids: list[str]
-    features: np.ndarray  # (candidates, 6): vector, keyword, recency, relation, time, period
+    features: np.ndarray  # (candidates, 5): vector, keyword, relation, time, period
     dataset: str = ""
+    style: str = Style.QUESTION.value
+    kind: str = ""
+    # (candidates, 2): relation's two parts, entity relation and neighbour (relation is their mean), which
+    # the checks of ``carrying`` and of relation's parts re-weigh.
+    parts: np.ndarray | None = None
     relevant: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
@@ -84,6 +108,11 @@ class Point:
     def as_dict(self) -> dict[str, Any]:
         return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost, "period_boost": self.period}
 
+    @classmethod
+    def of(cls, fitted: Mapping[str, Any]) -> Point:
+        """The point ``as_dict`` gave."""
+        return cls(tuple(fitted["weights"][signal] for signal in SIGNALS), fitted["time_boost"], fitted["period_boost"])
+
 
 class Table:
     """The rows padded into arrays, so that a grid point is scored for every question at once."""
@@ -93,25 +122,31 @@ class Table:
         self.features = np.zeros((len(rows), width, len(SIGNALS) + 2))
         self.found = np.zeros((len(rows), width), dtype=bool)
         self.relevant = np.zeros((len(rows), width), dtype=bool)
+        self.neighbour = np.zeros((len(rows), width))
         for i, r in enumerate(rows):
             self.features[i, :len(r.dia_ids)] = r.features
+            self.neighbour[i, :len(r.dia_ids)] = _parts(r)[:, 1]
             self.found[i, :len(r.dia_ids)] = True
             self.relevant[i, :len(r.dia_ids)] = r.relevant
         self.evidence = np.array([len(r.evidence) for r in rows], dtype=np.float64)
         self.conversations = np.array([r.conversation for r in rows])
         self.datasets = np.array([r.dataset for r in rows])
+        self.kinds = np.array([r.kind for r in rows])
         self.discounts = 1.0 / np.log2(np.arange(2, 7))
         self.ideal = np.array([self.discounts[:int(min(n, 5))].sum() for n in self.evidence])
 
-    def scores(self, point: Point) -> np.ndarray:
-        """(questions, candidates): each candidate's score at ``point``."""
+    def scores(self, point: Point, carry: float = 0.0) -> np.ndarray:
+        """(questions, candidates): each candidate's score at ``point``; with ``carry``, at least carry
+        times the strength of the strong match it neighbours, as the recall statement scores it."""
         summed = self.features[..., :len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
-        return (summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
-                * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
+        boosted = (summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
+                   * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
+        return np.maximum(boosted, carry * self.neighbour) if carry else boosted
 
-    def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
-        """Each metric of ``hippograph_bench.metrics.METRICS`` per question, ranked at ``point`` above ``floor``."""
-        scores = np.where(self.found, self.scores(point), -np.inf)
+    def per_question(self, point: Point, floor: float = float("-inf"), carry: float = 0.0) -> dict[str, np.ndarray]:
+        """Each metric of ``hippograph_bench.metrics.METRICS`` per question, ranked at ``point`` (and
+        ``carry``) above ``floor``."""
+        scores = np.where(self.found, self.scores(point, carry), -np.inf)
         # Ties keep the rows' order (the recall statement's), as a stable sort of the statement's list does.
         order = np.argsort(-scores, axis=1, kind="stable")[:, :DEPTH]
         kept = np.take_along_axis(scores, order, axis=1) > floor
@@ -127,10 +162,11 @@ class Table:
 
 
 def grid(step: float = STEP) -> list[tuple[float, ...]]:
+    """Every weighing of ``SIGNALS`` at ``step``: weights ≥ 0 summing to 1."""
     n = round(1 / step)
     return [
-        tuple(round(c * step, 4) for c in (a, b, c, n - a - b - c))
-        for a, b, c in itertools.product(range(n + 1), repeat=3) if a + b + c <= n
+        tuple(round(c * step, 4) for c in (*free, n - sum(free)))
+        for free in itertools.product(range(n + 1), repeat=len(SIGNALS) - 1) if sum(free) <= n
     ]
 
 
@@ -140,22 +176,35 @@ def points(step: float = STEP) -> list[Point]:
 
 
 class Grid:
-    """Every grid point's objective summed per fold, computed once for all the fits made of them."""
+    """Every grid point's objective summed per fold and set (a cell), computed once for all the fits made of them."""
 
     def __init__(self, table: Table, step: float = STEP) -> None:
         self.table = table
         self.points = points(step)
         self.folds, fold_of = np.unique(table.conversations, return_inverse=True)
-        self.questions = np.bincount(fold_of, minlength=len(self.folds)).astype(np.float64)
-        self.sums = np.stack([np.bincount(fold_of, weights=objective(table.per_question(p)), minlength=len(self.folds))
+        self.sets, set_of = np.unique(table.datasets, return_inverse=True)
+        cells, cell_of = np.unique(fold_of * len(self.sets) + set_of, return_inverse=True)
+        self.cell_fold, self.cell_set = cells // len(self.sets), cells % len(self.sets)
+        self.questions = np.bincount(cell_of, minlength=len(cells)).astype(np.float64)
+        self.sums = np.stack([np.bincount(cell_of, weights=objective(table.per_question(p)), minlength=len(cells))
                               for p in self.points])
 
     def best(self, folds: np.ndarray, without: str | None = None) -> Point:
-        """The point with the best mean objective over the questions of ``folds`` (a mask over
-        ``self.folds``); ``without`` a signal (or a boost), among the points giving it nothing."""
+        """The point chosen by the worst set over the questions of ``folds`` (a mask over ``self.folds``):
+        the smallest largest shortfall of a set from its own best; ``without`` a signal (or a boost),
+        among the points giving it nothing."""
         allowed = np.array([_gives_nothing(p, without) for p in self.points])
-        means = np.where(allowed, self.sums[:, folds].sum(axis=1) / self.questions[folds].sum(), -np.inf)
-        return self.points[int(np.argmax(means))]
+        cells = folds[self.cell_fold]
+        overall = np.where(allowed, self.sums[:, cells].sum(axis=1) / self.questions[cells].sum(), -np.inf)
+        worst = np.zeros(len(self.points))
+        for s in range(len(self.sets)):
+            mine = cells & (self.cell_set == s)
+            if self.questions[mine].sum() >= MIN_SET_QUESTIONS:
+                means = np.where(allowed, self.sums[:, mine].sum(axis=1) / self.questions[mine].sum(), -np.inf)
+                worst = np.maximum(worst, means.max() - means)
+        # Shortfalls within a rounding error are ties, settled by the mean over every question.
+        tied = allowed & (worst <= worst[allowed].min() + 1e-9)
+        return self.points[int(np.argmax(np.where(tied, overall, -np.inf)))]
 
 
 def _gives_nothing(point: Point, signal: str | None) -> bool:
@@ -202,7 +251,7 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     scores, relevant = [], []
     for fold in folds:
         test = table.conversations == fold["held_out"]
-        point = Point(tuple(fold["weights"][signal] for signal in SIGNALS), fold["time_boost"], fold["period_boost"])
+        point = Point.of(fold)
         found = table.found[test]
         scores.append(table.scores(point)[test][found])
         relevant.append(table.relevant[test][found])
@@ -219,26 +268,73 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     return bands
 
 
+def _worst_set_choice(table: Table, mask: np.ndarray, options: Sequence[dict[str, np.ndarray]]) -> int:
+    """Of ``options`` (each the metrics per question), the one chosen by the worst set over the questions
+    of ``mask``, as ``Grid.best`` chooses (ties: the best mean over every question, then the earlier option)."""
+    worst = np.zeros(len(options))
+    for name in np.unique(table.datasets[mask]):
+        mine = mask & (table.datasets == name)
+        if mine.sum() >= MIN_SET_QUESTIONS:
+            means = np.array([objective(option)[mine].mean() for option in options])
+            worst = np.maximum(worst, means.max() - means)
+    overall = np.array([objective(option)[mask].mean() for option in options])
+    return int(np.argmax(np.where(worst <= worst.min() + 1e-9, overall, -np.inf)))
+
+
+def carrying(table: Table, folds: Sequence[dict[str, Any]], floor: float) -> dict[str, Any]:
+    """Held out, what carrying adds to a question's weighing (a strong match's session neighbour scoring
+    at least the carry times that match's strength, as statements are weighed): per fold, with the point
+    fitted on the other folds, the carry of ``CARRIES`` chosen by the worst set on the other folds,
+    scored on the fold."""
+    pooled = {k: np.zeros(len(table.evidence)) for k in metrics.METRICS}
+    chosen = []
+    for fold in folds:
+        point, test = Point.of(fold), table.conversations == fold["held_out"]
+        options = [table.per_question(point, floor, carry) for carry in CARRIES]
+        pick = _worst_set_choice(table, ~test, options)
+        chosen.append(CARRIES[pick])
+        for k in pooled:
+            pooled[k][test] = options[pick][k][test]
+    return {"carries": list(CARRIES), "chosen": chosen, "pooled": pooled}
+
+
 def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
-    """The point fitted on all rows, a leave-one-conversation-out check (with what a score means held
-    out), and the same check with each signal (and each boost) left out in turn, the rest refitted:
-    what each earns on conversations it was not fitted on; every set together, and each apart."""
+    """The point fitted on the rows of the styles the hybrid profile weighs by its default fusion, a
+    leave-one-conversation-out check (with what a score means held out), and the same check with each
+    signal (and each boost) left out in turn, the rest refitted: what each earns on conversations it was
+    not fitted on; every set together, and each apart."""
+    own_way = {style.value for style in PROFILES["hybrid"].styles}
+    rows = [r for r in rows if r.style not in own_way]
+    if not rows:
+        raise ValueError(f"no question to fit: the hybrid profile weighs every query of these sets its own way "
+                         f"({', '.join(sorted(own_way))})")
     table = Table(rows)
     grid_ = Grid(table, step)
     point = grid_.best(np.ones(len(grid_.folds), dtype=bool))
     folds, pooled = held_out(grid_, floor)
     without = {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)}
     in_sample = table.per_question(point, floor)
+    carried = carrying(table, folds, floor)
+    parts = relation_parts(rows, floor)
 
     def per_set(name: str) -> dict[str, Any]:
         mine = table.datasets == name
         return {"questions": int(mine.sum()), "in_sample": mean(in_sample, mine),
                 "leave_one_conversation_out": mean(pooled, mine),
-                "without": {signal: mean(scores, mine) for signal, scores in without.items()}}
+                "without": {signal: mean(scores, mine) for signal, scores in without.items()},
+                "carrying": mean(carried["pooled"], mine),
+                "relation_parts": {name_: mean(scores, mine) for name_, scores in parts.items()},
+                "kinds": {kind: {"questions": int((mine & (table.kinds == kind)).sum()),
+                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind)),
+                                 "carrying": mean(carried["pooled"], mine & (table.kinds == kind))}
+                          for kind in sorted(set(table.kinds[mine]))}}
 
     return {
         **point.as_dict(),
-        "objective": "mean recall@10 + hit@1 + ndcg@5",
+        "objective": (f"recall@10 + hit@1 + ndcg@5, chosen by the worst set: of each set with {MIN_SET_QUESTIONS} "
+                      "questions or more in the fit, its shortfall from the best it could have alone; the point whose "
+                      "largest shortfall is smallest (ties: the best mean over every question)"),
+        "styles_fitted": sorted({r.style for r in rows}),
         "grid_step": step,
         "time_boosts": list(BOOSTS),
         "period_boosts": list(PERIOD_BOOSTS),
@@ -248,9 +344,30 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
         "folds": folds,
         "reliability": reliability(table, folds),
         "without": {signal: mean(scores) for signal, scores in without.items()},
+        "carrying": {"carries": carried["carries"], "chosen": carried["chosen"], "results": mean(carried["pooled"])},
+        "relation_parts_step": PARTS_STEP,
+        "relation_parts": {name: mean(scores) for name, scores in parts.items()},
         "sets": {name: per_set(name) for name in dict.fromkeys(r.dataset for r in rows)},
-        "floor": floor,
     }
+
+
+def relation_parts(rows: Sequence[Rows], floor: float) -> dict[str, np.ndarray]:
+    """Held out, what each part of relation earns: the leave-one-conversation-out check (at
+    ``PARTS_STEP``) with relation as both parts' mean (as served), as its entity part alone (what the
+    profile gives without neighbours, ``seed_k`` 0) and as its neighbour part alone (half the neighbour:
+    what it gives without entities); the metrics per question of each."""
+    variants = {"both": None, "entity part only": lambda p: p[:, 0], "neighbour part only": lambda p: p[:, 1] / 2.0}
+    found = {}
+    for name, relation in variants.items():
+        changed = rows
+        if relation is not None:
+            changed = []
+            for r in rows:
+                features = r.features.copy()
+                features[:, SIGNALS.index("relation")] = relation(_parts(r))
+                changed.append(replace(r, features=features))
+        found[name] = held_out(Grid(Table(changed), PARTS_STEP), floor)[1]
+    return found
 
 
 def conversation_folds(sets: Sequence[DataSet]) -> dict[tuple[str, str], str]:
@@ -293,19 +410,58 @@ def extract(services: Services, sets: Sequence[DataSet]) -> list[Rows]:
                     dia_ids = ingest(services, conversation)
                     started = time.perf_counter()
                     for question in conversation.questions:
+                        style = analyse(question.text, conversation.asked_at(question)).style.value
                         # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
                         firsts = {}
                         for c in ask(services, conversation, question, profile).ranking:
                             for dia_id in dia_ids.get(c.id, ()):
                                 firsts.setdefault(dia_id, c)
                         features = np.array([
-                            [c.components.vector or 0.0, c.components.keyword, c.components.recency,
-                             c.components.relation, c.components.time, c.components.period]
+                            [c.components.vector or 0.0, c.components.keyword, c.components.relation,
+                             c.components.time, c.components.period]
                             for c in firsts.values()
                         ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
+                        parts = np.array([[c.entity_relation, c.neighbour] for c in firsts.values()],
+                                         dtype=np.float64).reshape(-1, 2)
                         found.append(Rows(fold[data.name, conversation.sample_id], set(question.evidence),
-                                          list(firsts), features, data.name))
+                                          list(firsts), features, data.name, style, question.kind, parts))
                         shown.advance(1)
                 shown.write(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
                             f"{time.perf_counter() - started:.0f}s")
     return found
+
+
+def save(rows: Sequence[Rows], path: Path, model: str) -> None:
+    """The extracted rows, so that a later fit of the same data and model skips the extraction."""
+    sizes = [len(r.dia_ids) for r in rows]
+    np.savez_compressed(
+        path, model=np.array(model), offsets=np.cumsum([0, *sizes]),
+        features=np.concatenate([r.features for r in rows]) if rows else np.zeros((0, len(SIGNALS) + 2)),
+        dia_ids=np.array([d for r in rows for d in r.dia_ids], dtype=str),
+        conversations=np.array([r.conversation for r in rows], dtype=str),
+        datasets=np.array([r.dataset for r in rows], dtype=str), styles=np.array([r.style for r in rows], dtype=str),
+        kinds=np.array([r.kind for r in rows], dtype=str),
+        parts=np.concatenate([_parts(r) for r in rows]) if rows else np.zeros((0, 2)),
+        evidence=np.array([json.dumps(sorted(r.evidence)) for r in rows], dtype=str),
+    )
+
+
+def load(path: Path, model: str) -> list[Rows]:
+    """Rows saved by ``save``; refused when they were extracted with another model."""
+    with np.load(path, allow_pickle=False) as npz:
+        # Each read of an npz member unpacks it again: read each once.
+        saved = {name: npz[name] for name in npz.files}
+    if str(saved["model"]) != model:
+        raise ValueError(f"{path} holds rows extracted with {saved['model']}, not {model}: extract again")
+    offsets, dia_ids, features, parts = saved["offsets"], saved["dia_ids"].tolist(), saved["features"], saved["parts"]
+    return [
+        Rows(str(conversation), set(json.loads(str(evidence))), dia_ids[a:b], features[a:b], str(dataset), str(style),
+             str(kind), parts[a:b])
+        for conversation, evidence, dataset, style, kind, a, b in zip(
+            saved["conversations"], saved["evidence"], saved["datasets"], saved["styles"], saved["kinds"],
+            offsets, offsets[1:])
+    ]
+
+
+def _parts(rows: Rows) -> np.ndarray:
+    return rows.parts if rows.parts is not None else np.zeros((len(rows.dia_ids), 2))

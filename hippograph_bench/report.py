@@ -23,9 +23,10 @@ CITATION = (
     "LoCoMo-Plus (xjtuleeyf/Locomo-Plus): no licence stated, used for evaluation only."
 )
 SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency.json"))
-# Pages that write their own markdown (hippograph_bench.writes, .api, .lifecycle), and the million-memory
-# latency page (that store measured on its own, `--sizes 1000000`): included as they are.
-PAGES = ("latency-1m.md", "lifecycle.md", "writes.md", "api.md")
+# Pages that write their own markdown (hippograph_bench.writes, .api, .lifecycle), the million-memory
+# latency page (that store measured on its own, `--sizes 1000000`) and the ranking page (what shapes hybrid's
+# ranking, written by hand from `bench/mpnet/fit.md`): included as they are.
+PAGES = ("latency-1m.md", "lifecycle.md", "writes.md", "api.md", "ranking.md")
 # The latency results whose statement parts are set beside what each signal earns.
 LATENCIES = ("latency.json", "latency-1m.json")
 # A branch of the recall statement, the signal the fit's ablation leaves out with it, and the statement
@@ -215,8 +216,7 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         "1 + the time boost for a memory that says when if the question asks when, times 1 + the period boost "
         "for a memory written in a day, month or year the question names, and keeps the best "
         f"{result['objective']}.\n",
-        f"Fitted weights: vector **{w['vector']}**, keyword **{w['keyword']}**, recency **{w['recency']}**, "
-        f"relation **{w['relation']}**; time boost **{result['time_boost']}**; period boost "
+        f"Fitted weights: {', '.join(f'{signal} **{weight}**' for signal, weight in w.items())}; time boost **{result['time_boost']}**; period boost "
         f"**{result['period_boost']}**.\n",
         "Held-out check, leave one conversation out (weights fitted on the other conversations, scored on the one "
         "left out, pooled over questions; a conversation two sets hold is left out of both), against the in-sample "
@@ -269,7 +269,38 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
             ]))
         if plot:
             text.append(f"![what each signal earns, held out]({plot})\n")
+    sets = result.get("sets", {})
+    if "carrying" in result:
+        carrying = result["carrying"]
+        text.append("Carrying, for the questions: a strong match's session neighbour scoring at least the carry times "
+                    "that match's strength, as statements are weighed. Held out: each fold keeps its weights (fitted "
+                    "on the other conversations) and the carry of "
+                    f"{', '.join(str(c) for c in carrying['carries'])} chosen on the other conversations the same way "
+                    f"(the worst set); the carries chosen: {', '.join(str(c) for c in sorted(set(carrying['chosen'])))}. "
+                    "recall@10 / hit@1 / ndcg@5, without → with:\n")
+        text.append(_table(["set", "questions", "without carrying", "with"], [
+            [name, per["questions"], _three(per["leave_one_conversation_out"]), _three(per["carrying"])]
+            for name, per in sets.items()
+        ]))
+        text.append("The same per kind of question (recall@10, without → with):\n")
+        text.append(_table(["set", "kind", "questions", "recall@10", "with carrying"], [
+            [name, kind, k["questions"], k["leave_one_conversation_out"]["recall@10"], k["carrying"]["recall@10"]]
+            for name, per in sets.items() for kind, k in per.get("kinds", {}).items()
+        ]))
+    if "relation_parts" in result:
+        text.append("Relation's two parts (relation is their mean): the held-out check, refitted at step "
+                    f"{result['relation_parts_step']}, with relation as served (both), as its entity part alone (as "
+                    "without neighbours) and as its neighbour part alone (as without entities); recall@10 / hit@1 / "
+                    "ndcg@5:\n")
+        names = list(result["relation_parts"])
+        text.append(_table(["set", *names], [
+            [name, *(_three(per["relation_parts"][part]) for part in names)] for name, per in sets.items()
+        ]))
     return "\n".join(text)
+
+
+def _three(scores: dict[str, float]) -> str:
+    return " / ".join(f"{scores[k]:.3f}" for k in ("recall@10", "hit@1", "ndcg@5"))
 
 
 def _worth_section(fit: dict[str, Any], latencies: list[dict[str, Any]]) -> str:

@@ -56,14 +56,14 @@ def test_a_fit_is_shipped_to_the_file_named_and_nowhere_else(tmp_path: Path) -> 
     out, ship = tmp_path / "fit.json", tmp_path / "shipped" / "hybrid_fit.json"
     ship.parent.mkdir()
     # bench fit weighs every query as a question: the shipped fits of the other styles stay.
-    styles = {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "recency": 0.0, "relation": 0.0}}}
+    styles = {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "relation": 0.0}}}
     ship.write_text(json.dumps({"weights": {}, "styles": styles}))
     result = subprocess.run([HIPPOGRAPH, "bench", "fit", "--data", str(FIXTURE), "--out", str(out), "--ship", str(ship)],
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-2000:]
     fitted = json.loads(ship.read_text())
     assert fitted == {**json.loads(out.read_text()), "styles": styles}
-    assert set(fitted["weights"]) == {"vector", "keyword", "recency", "relation"}
+    assert set(fitted["weights"]) == {"vector", "keyword", "relation"}
     assert fitted["sets"]["longmemeval-tiny"]["questions"] == 2
     assert HYBRID_FIT.read_bytes() == shipped_before
 

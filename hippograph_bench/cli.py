@@ -121,6 +121,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                   file=sys.stderr)
         return 0 if result["passed"] else 1
     with open_services(settings) as services:
+        # A store the service would not serve (migrations pending, another model's vectors) is refused here,
+        # at once: `bench latency` on a store never migrated wrote its 10,000 memories, then failed on the
+        # missing vector index.
+        if (reason := services.readiness()) is not None:
+            raise ConfigError(f"the store is not ready for a benchmark: {reason}")
         if args.bench == "locomo" and args.lifecycle:
             from hippograph_bench import data, lifecycle
 

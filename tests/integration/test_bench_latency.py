@@ -5,11 +5,13 @@ twice; recall's top 10 against an exact scan of a tenant's memories."""
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from hippograph import cli
 from hippograph.memory.services import Services
 from hippograph_bench import latency
 from hippograph_bench.store import StoreError, grow, held, tenants
@@ -104,3 +106,22 @@ def test_a_class_is_measured_whole_recall_as_of_and_the_statement_s_parts_includ
         assert measured[timed]["p50"] > 0, timed
     assert set(measured["as_of_over_recall"]) == {"p50", "p95"}
     assert measured["parts_ms"]["queries"] == 2 and measured["parts_ms"]["statement"] > 0
+
+
+def test_a_store_the_service_would_not_serve_is_refused_before_a_benchmark_writes(
+        clean_db: Services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The shipped migrations and one more, not applied: the store is not ready.
+    pending = tmp_path / "migrations"
+    shutil.copytree(clean_db.settings.migrations_dir, pending)
+    (pending / "V9999__not_applied.cypher").write_text("RETURN 1;\n")
+    monkeypatch.setenv("HIPPOGRAPH_MIGRATIONS_DIR", str(pending))
+    out = tmp_path / "latency.json"
+
+    code = cli.main(["bench", "latency", "--sizes", "1000", "--data", str(walks(tmp_path / "walks.json", 800)),
+                     "--out", str(out)])
+
+    assert code == 1
+    error = capsys.readouterr().err
+    assert "the store is not ready for a benchmark" in error and "V9999" in error
+    assert not out.exists()
+    assert contents(clean_db, [t.user_id for t in tenants(1000)]) == []

@@ -144,16 +144,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph_bench import data, fit
 
             rows_file = Path(args.rows) if args.rows else None
-            try:
-                if rows_file and rows_file.exists():
-                    rows = fit.load(rows_file, settings.embedding_model)
-                else:
-                    rows = fit.extract(services, data.load_sets(args.data, args.conversations))
-                    if rows_file:
-                        fit.save(rows, rows_file, settings.embedding_model)
-                result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
-            except ValueError as exc:  # rows of another model, no question to fit: said, not a traceback
-                raise ConfigError(str(exc)) from None
+            if rows_file and rows_file.exists():
+                rows = fit.load(rows_file, settings.embedding_model)
+            else:
+                rows = fit.extract(services, data.load_sets(args.data, args.conversations))
+                if rows_file:
+                    fit.save(rows, rows_file, settings.embedding_model)
+            result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [Path(p).name for p in args.data]
         elif args.bench == "api":
             from hippograph_bench import api

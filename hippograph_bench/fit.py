@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from hippograph.config import ConfigError
 from hippograph.memory.recall.analysis import Style, analyse
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
 from hippograph.memory.services import Services
@@ -70,6 +71,10 @@ PARTS_STEP = 0.1
 # A set with fewer questions in a fit does not vote in the worst-set choice (its mean is too noisy to
 # steer by); it still counts in the tie-break's mean.
 MIN_SET_QUESTIONS = 30
+
+
+class FitError(ConfigError):
+    """Rows that cannot be fitted as asked (another model's, no question among them); the message says why."""
 
 
 @dataclass
@@ -306,7 +311,7 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
     own_way = {style.value for style in PROFILES["hybrid"].styles}
     rows = [r for r in rows if r.style not in own_way]
     if not rows:
-        raise ValueError(f"no question to fit: the hybrid profile weighs every query of these sets its own way "
+        raise FitError(f"no question to fit: the hybrid profile weighs every query of these sets its own way "
                          f"({', '.join(sorted(own_way))})")
     table = Table(rows)
     grid_ = Grid(table, step)
@@ -452,7 +457,7 @@ def load(path: Path, model: str) -> list[Rows]:
         # Each read of an npz member unpacks it again: read each once.
         saved = {name: npz[name] for name in npz.files}
     if str(saved["model"]) != model:
-        raise ValueError(f"{path} holds rows extracted with {saved['model']}, not {model}: extract again")
+        raise FitError(f"{path} holds rows extracted with {saved['model']}, not {model}: extract again")
     offsets, dia_ids, features, parts = saved["offsets"], saved["dia_ids"].tolist(), saved["features"], saved["parts"]
     return [
         Rows(str(conversation), set(json.loads(str(evidence))), dia_ids[a:b], features[a:b], str(dataset), str(style),

@@ -23,6 +23,9 @@ DEFAULT_PASSWORD = "hippograph-local"
 DOCUMENT_VECTORS = ("auto", "float32", "bfloat16", "int8")
 # The share of HIPPOGRAPH_TRANSCRIPT_BUDGET past which a transcript's oldest third is summarised (Hanzo, Algorithm 1).
 TRANSCRIPT_TRIGGER = 0.75
+# The most characters a transcript turn's text holds; a host's item with more text keeps the whole in the
+# turn's item, beside a text cut to this (hippograph.agents).
+MAX_TURN_CHARS = 20_000
 # What a browser sends as Origin: a scheme, a host, perhaps a port; never a path.
 _ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:]+(:\d{1,5})?")
 

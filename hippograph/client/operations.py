@@ -235,9 +235,11 @@ def start_session(id: str, *, project: str | None = None) -> Operation[SessionSt
 
 
 def append_turn(session: str, role: str, content: str, *, project: str | None = None,
-                ref: str | None = None) -> Operation[TurnAppended]:
-    """Append a turn to a session's transcript (past its trigger share of the budget the oldest third is summarised)."""
-    return APPEND_TURN.bind(input=_input(session=session, role=role, content=content, project=project, ref=ref))
+                ref: str | None = None, item: str | None = None) -> Operation[TurnAppended]:
+    """Append a turn to a session's transcript (past its trigger share of the budget the oldest third is summarised);
+    ``item`` is the turn's structure in its host (a JSON object, as text), given back by the transcript as it was."""
+    return APPEND_TURN.bind(input=_input(session=session, role=role, content=content, project=project, ref=ref,
+                                         item=item))
 
 
 def end_session(id: str) -> Operation[SessionEnded]:

@@ -277,6 +277,7 @@ class TranscriptEntry:
     is_summary: bool
     position: int
     ref: str | None
+    item: Any | None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from neo4j import ManagedTransaction
 from hippograph.graph.memories import RECORD_SOURCE
 
 # The session node is the lock: appends and summarisation of one transcript never interleave.
+# ``item`` is the turn's structure in its host (JSON text): kept and given back, read by nothing else.
 APPEND_TURN = """
 MATCH (session:Session {userId: $userId, id: $sessionId})
 WHERE session.status = 'active'
@@ -17,7 +18,7 @@ SET session.lastTurnAt = datetime($at), session.turnCount = coalesce(session.tur
 CREATE (session)-[:HAS_TURN]->(turn:Turn {
   id: $id, userId: $userId, sessionId: $sessionId, role: $role, content: $content,
   position: session.turnCount, at: datetime($at), tokens: $tokens, compacted: false, isSummary: false,
-  ref: $ref
+  ref: $ref, item: $item
 })
 RETURN turn.position AS position
 """
@@ -27,7 +28,8 @@ LIVE_TRANSCRIPT = """
 MATCH (:Session {userId: $userId, id: $sessionId})-[:HAS_TURN]->(turn:Turn)
 WHERE turn.compacted = false
 RETURN turn.id AS id, turn.role AS role, turn.content AS content, turn.tokens AS tokens,
-       turn.position AS position, toString(turn.at) AS at, turn.isSummary AS isSummary, turn.ref AS ref
+       turn.position AS position, toString(turn.at) AS at, turn.isSummary AS isSummary, turn.ref AS ref,
+       turn.item AS item
 ORDER BY turn.position, turn.isSummary DESC
 """
 

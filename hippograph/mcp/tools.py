@@ -419,11 +419,14 @@ class MemoryTools:
         content: Annotated[str, Field(description="What was said.")],
         ref: Annotated[str | None, Field(description="Your own id for the turn, kept as provenance.")] = None,
         project: ProjectId = None,
+        item: Annotated[str | None, Field(description=(
+            "The turn's structure in your host (a JSON object, as text): kept beside content and given back by the GraphQL "
+            "transcript exactly; summaries, facts and recall read content only."))] = None,
     ) -> dict[str, Any]:
         """Append a turn to the session's transcript. Past its threshold the oldest turns are summarised and
         their facts kept as project memory."""
         async def work(call: Call) -> dict[str, Any]:
-            appended = await lifecycle.append_turn(call, session, role, content, project=project, ref=ref)
+            appended = await lifecycle.append_turn(call, session, role, content, project=project, ref=ref, item=item)
             return {"turnId": appended.turn_id, "position": appended.position,
                     "transcriptTokens": appended.transcript_tokens, "redacted": appended.redacted,
                     "summarised": len(appended.rounds)}

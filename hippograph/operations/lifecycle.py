@@ -18,12 +18,14 @@ from hippograph.operations.limits import MAX_QUERY, MAX_TEXT, bounded, ident, mo
 
 async def append_turn(
     call: Call, session: str, role: str, content: str, *, project: str | None = None, ref: str | None = None,
+    item: str | None = None,
 ) -> Appended:
-    """Append a turn to a session's transcript; the oldest third is summarised once it fills."""
+    """Append a turn to a session's transcript; the oldest third is summarised once it fills. ``item`` is the
+    turn's structure in its host (a JSON object, as text), kept beside its text and given back as it was."""
     scope = Scope(call.user_id, optional_ident(project, "project"), ident(session, "session"))
     appended = await run_in_threadpool(
         append_to_transcript, call.services, scope, text(role, "role", 64), text(content, "content", MAX_TEXT),
-        ref=optional_text(ref, "ref", 128),
+        ref=optional_text(ref, "ref", 128), item=item,
     )
     call.publish("TURN_APPENDED", scope.project_id, scope.session_id,
                  memory_ids=[r.summary_id for r in appended.rounds] + [f for r in appended.rounds for f in r.facts])

@@ -9,7 +9,7 @@ from starlette.concurrency import run_in_threadpool
 from hippograph.memory import browse
 from hippograph.memory.lifecycle import sessions as session_rules
 from hippograph.memory.lifecycle.sessions import SessionEnded
-from hippograph.memory.lifecycle.transcript import TranscriptEntry, read_transcript
+from hippograph.memory.lifecycle.transcript import TranscriptEntry, transcript as read_and_log
 from hippograph.memory.tiers import Scope
 from hippograph.operations.call import Call
 from hippograph.operations.limits import ident, optional_ident
@@ -23,7 +23,7 @@ async def session(call: Call, session_id: str) -> dict[str, Any]:
 async def transcript(call: Call, session_id: str) -> list[TranscriptEntry]:
     """A session's standing summary of older turns (if any), then its recent turns."""
     scope = Scope(call.user_id, session_id=ident(session_id, "id"))
-    return await run_in_threadpool(read_transcript, call.services, scope)
+    return await run_in_threadpool(read_and_log, call.services, scope)
 
 
 async def start_session(call: Call, session_id: str, project: str | None = None) -> dict[str, Any]:

@@ -56,6 +56,25 @@ def test_append_turn_and_read_the_transcript(alice: Client) -> None:
     assert ended["appendTurn"]["__typename"] == "NotFoundError"
 
 
+def test_a_turns_item_is_kept_beside_its_text_and_given_back_as_it_was(alice: Client) -> None:
+    alice.data('mutation { startSession(input: {id: "chat-item", project: "lab"}) { __typename } }')
+    append = f"""mutation($content: String!, $item: String) {{ appendTurn(input: {{session: "chat-item", role: "tool",
+                 content: $content, item: $item}}) {{ __typename ... on TurnAppended {{ redacted }} {ERROR} }} }}"""
+    # A tool's coloured output (control characters, which no text field takes) and a secret in a key's value.
+    item = {"type": "function_call_output", "call_id": "c1", "output": "\x1b[32mok\x1b[0m\x7f", "n": 1.5,
+            "token": "ghp_" + "x7Kp2Qm9Lr4Tn8Vb3Hc6Wd1Fj5Gs0YaQ1w2"}
+    as_text = json.dumps(item).replace("\x7f", "\\u007f")  # JSON leaves DEL raw, and no text field takes it
+    appended = alice.data(append, content="ok", item=as_text)["appendTurn"]
+    assert appended == {"__typename": "TurnAppended", "redacted": ["api_key"]}
+    [turn] = alice.data('{ session(id: "chat-item") { transcript { content item } } }')["session"]["transcript"]
+    assert turn == {"content": "ok", "item": {**item, "token": "[REDACTED:api_key]"}}
+    for bad, says in (("not json", "item is not JSON"), ("[1, 2]", "item is a JSON object"),
+                      ('{"a": "\\ud800"}', "item is not valid Unicode")):
+        refused = alice.data(append, content="ok", item=bad)["appendTurn"]
+        assert refused["code"] == "BAD_USER_INPUT" and says in refused["message"], refused
+    assert len(alice.data('{ session(id: "chat-item") { transcript { id } } }')["session"]["transcript"]) == 1
+
+
 def test_context_is_assembled_within_the_window(alice: Client) -> None:
     assembled = alice.data(
         """{ context(session: "chat-1", project: "lab", query: "How are sessions cached?", contextWindow: 4096,

@@ -115,7 +115,7 @@ CALLS = {
                            request_id="r"),
     "set_preference": dict(key="k", value="v", request_id="r"),
     "start_session": dict(id="s", project="p"),
-    "append_turn": dict(session="s", role="user", content="c", project="p", ref="r1"),
+    "append_turn": dict(session="s", role="user", content="c", project="p", ref="r1", item="{}"),
     "end_session": dict(id="s"),
     "forget": dict(memory="m", entity="e", turn="t"),
     "forget_session": dict(id="s"),

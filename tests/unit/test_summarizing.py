@@ -48,6 +48,13 @@ def test_facts_are_attributed_to_their_turns() -> None:
     assert "missing index" in facts[1].content
 
 
+def test_a_question_about_a_decision_is_no_decision() -> None:
+    turns = [TurnText("q", "Ana", "Which database did we decide on for the billing service in March 2025 after the outage?"),
+             TurnText("a", "Ben", "We decided on PostgreSQL 16 for billing in March 2025, after the outage.")]
+    facts = {f.source_turn_ids: f.kind for f in ExtractiveFactExtractor(token_counter(), min_salience=0.0).extract(turns)}
+    assert facts == {("q",): "fact", ("a",): "decision"}
+
+
 def test_a_long_turn_keeps_several_concrete_sentences_within_the_passage_share() -> None:
     turns = [
         TurnText("t1", "Melanie", "Hey Caroline! So good to see you. I ran a charity race for mental health last Saturday. "

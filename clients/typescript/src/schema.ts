@@ -37,6 +37,8 @@ export type ApiKeyRevoked = {
 
 export type AppendTurnInput = {
   content: Scalars['String']['input'];
+  /** The turn's structure in its host (an Agents SDK item …), as the text of a JSON object: kept beside `content`, scrubbed of secrets as it is, and given back by `transcript` exactly. Summaries, facts and recall read `content` only. */
+  item?: InputMaybe<Scalars['String']['input']>;
   project?: InputMaybe<Scalars['ID']['input']>;
   /** The caller's own id for the turn. */
   ref?: InputMaybe<Scalars['String']['input']>;
@@ -1272,6 +1274,8 @@ export type TranscriptEntry = {
   content: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   isSummary: Scalars['Boolean']['output'];
+  /** The turn's item as it was appended (scrubbed); null when none was. */
+  item?: Maybe<Scalars['JSON']['output']>;
   position: Scalars['Int']['output'];
   ref?: Maybe<Scalars['String']['output']>;
   role: Scalars['String']['output'];

@@ -232,7 +232,8 @@ class ExtractiveFactExtractor:
             if not kept:
                 continue
             text = " ".join(kept)
-            kind = "decision" if _DECISION.search(text) else "fact"
+            # "Which database did we decide on?" asks about a decision; only a statement makes one.
+            kind = "decision" if any(_DECISION.search(k) and not k.endswith("?") for k in kept) else "fact"
             facts.append(Fact(f"{turn.speaker}: {text}", (turn.id,), kind, turn.at, turn.speaker))
         return facts
 

@@ -14,6 +14,10 @@ session has no project) through the ordinary write path and its rules, and
 keep where they were said: ``sessionId`` is their session, ``createdAt`` the
 time of their turn, ``attributes.sourceTurns`` / ``sourceRefs`` the turns whose
 text they carry. A fact said again gains the new turns' provenance.
+
+A turn may carry an *item*: its host's own structure (an Agents SDK item, as JSON), kept beside its
+text and given back as it was added. Only the text is read by summaries, facts and recall; the item
+is scrubbed as the text is, and goes with its turn.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from hippograph.config import TRANSCRIPT_TRIGGER
+from hippograph.config import MAX_TURN_CHARS, TRANSCRIPT_TRIGGER
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import transcript as transcript_cypher
 from hippograph.memory.writing import scrubbing
@@ -52,7 +56,6 @@ log = logging.getLogger(__name__)
 
 # A summary may take this share of the tokens it replaces (the rest is what summarising saves).
 SUMMARY_SHARE = 0.25
-MAX_TURN_CHARS = 20_000
 MAX_ROUNDS = 64
 
 
@@ -84,6 +87,7 @@ class TranscriptEntry:
     is_summary: bool
     position: int
     ref: str | None = None
+    item: dict[str, Any] | None = None
 
 
 def append_turn(
@@ -95,8 +99,11 @@ def append_turn(
     ref: str | None = None,
     summarizer: Summarizer | None = None,
     extractor: FactExtractor | None = None,
+    item: str | None = None,
 ) -> Appended:
-    """Append a turn; if the transcript passes its trigger (``TRANSCRIPT_TRIGGER`` of its budget), summarise until it is under."""
+    """Append a turn; if the transcript passes its trigger (``TRANSCRIPT_TRIGGER`` of its budget), summarise until it is under.
+
+    ``item`` is the turn's structure in its host (a JSON object, as text), kept beside ``content``."""
     if scope.session_id is None:
         raise InvalidInput("a turn belongs to a session: give a session id")
     if not isinstance(content, str) or not content.strip():
@@ -111,11 +118,13 @@ def append_turn(
     policy = services.settings.secret_policy
     scrubbed = scrubbing.enforce(content, policy)
     speaker = scrubbing.enforce(role, policy)
+    structure = None if item is None else scrubbing.enforce_data(parse_item(item), policy)
     stamp = (at or datetime.now(timezone.utc)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
         "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": speaker.text,
         "content": scrubbed.text, "at": stamp, "tokens": services.tokens.count(scrubbed.text), "ref": ref,
+        "item": None if structure is None else stored_item(structure.value),
     }
 
     def write(tx: ManagedTransaction) -> int:
@@ -130,10 +139,18 @@ def append_turn(
 
     with services.driver.session(database=services.database) as session:
         position = outcomes.write(session, write)
-    appended = Appended(turn_id, position, 0, redacted=sorted(set(scrubbed.kinds) | set(speaker.kinds)))
+    appended = Appended(turn_id, position, 0, redacted=sorted({*scrubbed.kinds, *speaker.kinds, *(structure.kinds if structure else ())}))
     appended.rounds = compact(services, scope, summarizer, extractor)
     appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
     return appended
+
+
+def transcript(services: Services, scope: Scope) -> list[TranscriptEntry]:
+    """The transcript as a caller reads it (``read_transcript``), the read logged as every read is: the turns
+    given back, never their text."""
+    entries = read_transcript(services, scope)
+    services.audit.record(scope.user_id, "transcript", [e.id for e in entries], f"session={scope.session_id}")
+    return entries
 
 
 def read_transcript(services: Services, scope: Scope) -> list[TranscriptEntry]:
@@ -143,9 +160,32 @@ def read_transcript(services: Services, scope: Scope) -> list[TranscriptEntry]:
     with services.driver.session(database=services.database) as session:
         rows = session.execute_read(transcript_cypher.live_transcript, scope.user_id, scope.session_id)
     return [
-        TranscriptEntry(r["id"], r["role"], r["content"], int(r["tokens"]), r["at"], bool(r["isSummary"]), int(r["position"]), r["ref"])
+        TranscriptEntry(r["id"], r["role"], r["content"], int(r["tokens"]), r["at"], bool(r["isSummary"]), int(r["position"]),
+                        r["ref"], json.loads(r["item"]) if r["item"] is not None else None)
         for r in rows
     ]
+
+
+def parse_item(text: str) -> dict[str, Any]:
+    """A turn's item: a JSON object, every string of it valid Unicode (Neo4j stores no lone surrogate).
+    Its strings may hold control characters (a tool's coloured output): kept as JSON, they are escapes."""
+    try:
+        value = json.loads(text)
+    except ValueError as bad:
+        raise InvalidInput(f"item is not JSON ({bad.msg} at character {bad.pos})", "item") from None
+    if not isinstance(value, dict):
+        raise InvalidInput("item is a JSON object (the host's structure of the turn)", "item")
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput("item is not valid Unicode (a lone surrogate)", "item") from None
+    return value
+
+
+def stored_item(value: dict[str, Any]) -> str:
+    """An item as the turn keeps it: JSON text with no control character left raw (DEL, which JSON
+    leaves as it is, escaped too), so it reads back exactly."""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def compact(

@@ -26,6 +26,7 @@ from hippograph.schema.types.sessions import Promotion
 async def append_turn(info: Info, input: AppendTurnInput) -> AppendTurnPayload:
     appended = await lifecycle.append_turn(
         info.context.call, input.session, input.role, input.content, project=input.project, ref=input.ref,
+        item=input.item,
     )
     return TurnAppended(
         turn_id=strawberry.ID(appended.turn_id), position=appended.position,

@@ -26,6 +26,10 @@ class AppendTurnInput:
     content: str
     project: strawberry.ID | None = None
     ref: str | None = strawberry.field(default=None, description="The caller's own id for the turn.")
+    item: str | None = strawberry.field(default=None, description=(
+        "The turn's structure in its host (an Agents SDK item …), as the text of a JSON object: kept beside "
+        "`content`, scrubbed of secrets as it is, and given back by `transcript` exactly. Summaries, facts and "
+        "recall read `content` only."))
 
 
 @strawberry.type(description="One summarisation round: the oldest third of the transcript became a summary.")

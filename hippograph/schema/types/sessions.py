@@ -30,12 +30,14 @@ class TranscriptLine:
     is_summary: bool
     position: int
     ref: str | None
+    item: JSON | None = strawberry.field(description="The turn's item as it was appended (scrubbed); null when none was.")
 
     @classmethod
     def from_entry(cls, entry: TranscriptEntry) -> TranscriptLine:
         return cls(
             id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
             at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
+            item=entry.item,
         )
 
 

@@ -2,7 +2,8 @@
 
 The channels are read from the schema (``schema.graphql``, through ``tests/generators``), not
 listed by hand: every String, ID and JSON field of every mutation's arguments, nested input types
-and lists included, and for a JSON field every key and every string in a valid value of it. A
+and lists included, and for a JSON field — or a String field that holds the text of a JSON value, named in its
+``BASES`` line — every key and every string in a valid value of it. A
 field added later is planted like the others, and a mutation that needs
 more than the generic input gets a line in ``BASES``.
 
@@ -19,6 +20,7 @@ channel must be.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -213,6 +215,7 @@ class Base:
 
     label: str = ""
     fields: Mapping[str, Any] = field(default_factory=dict)  # over the generic input; JSON channels are read from these
+    json_text: Mapping[str, Any] = field(default_factory=dict)  # String fields holding JSON text, each with a valid value
     setup: Callable[[Client], dict[str, Any]] | None = None  # fields made fresh for each call (ids of things it needs)
     after: Callable[[Client, dict[str, Any]], None] | None = None  # run with what setup made, once the call is answered
     admin: bool = False
@@ -222,7 +225,8 @@ class Base:
 # Only where the generic input is not valid: an id that must exist first, a scope a tier needs.
 BASES: dict[str, list[Base]] = {
     "endSession": [Base(setup=lambda c: {"id": start_session(c)["session"]})],
-    "appendTurn": [Base(setup=start_session, after=end_session)],
+    "appendTurn": [Base(setup=start_session, after=end_session, json_text={"item": {
+        "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "We ship on Fridays."}]}})],
     "remember": [Base(fields={
         "tier": "PROJECT", "project": "shop",
         "attributes": {"owner": "platform", "deploy": {"env": "prod", "hosts": ["web-1"]}, "count": 2},
@@ -278,10 +282,10 @@ def channels() -> list[Channel]:
     for name, f in MUTATIONS.fields.items():
         for base in bases(name):
             for path, scalar in text_fields(f.args):
-                if scalar != "JSON":
+                if scalar != "JSON" and path[1:] not in [(k,) for k in base.json_text]:
                     found.append(Channel(name, path, scalar, base.label))
                     continue
-                value = get_in({"input": base.fields}, path)
+                value = get_in({"input": {**base.fields, **base.json_text}}, path)
                 places = [*json_places(value), ("new key", ()), ("new value", ())]
                 found.extend(Channel(name, path, scalar, base.label, place) for place in places)
     return found
@@ -294,7 +298,8 @@ def valid_arguments(name: str, base: Base, client: Client) -> tuple[dict[str, An
     """Arguments the mutation accepts, and what ``base.setup`` made for them."""
     made = base.setup(client) if base.setup else {}
     args = {arg: plausible(a.type, arg) for arg, a in MUTATIONS.fields[name].args.items() if required(a)}
-    args["input"] = {**args.get("input", {}), **copy.deepcopy(dict(base.fields)), **made}
+    args["input"] = {**args.get("input", {}), **copy.deepcopy(dict(base.fields)),
+                     **{k: json.dumps(v) for k, v in base.json_text.items()}, **made}
     return args, made
 
 
@@ -306,8 +311,10 @@ def arguments(channel: Channel, base: Base, client: Client, secret: str) -> tupl
             args["input"].pop(other, None)
     argument = channel.path[0]
     value = secret
-    if channel.inside is not None:
+    if channel.inside is not None and channel.scalar == "JSON":
         value = planted_json(get_in(args, channel.path), channel.inside, secret)
+    elif channel.inside is not None:  # JSON text: planted in the value it holds, sent as text again
+        value = json.dumps(planted_json(json.loads(get_in(args, channel.path)), channel.inside, secret))
     args[argument] = planted(args.get(argument), MUTATIONS.fields[channel.mutation].args[argument].type, channel.path[1:], value)
     return args, made
 
@@ -387,6 +394,7 @@ def test_the_channels_cover_every_mutation_and_the_fields_known_to_have_leaked()
     names = {str(c) for c in CHANNELS}
     assert {
         "link.input.note", "appendTurn.input.role", "appendTurn.input.session", "startSession.input.project",
+        "appendTurn.input.item{value content.0.text}", "appendTurn.input.item{new key}",
         "remember.input.attributes{new key}", "remember.input.attributes{key deploy.env}",
         "remember.input.mentions.0.name", "setPreference.input.key", "recordDecision.input.conflictsWith.0",
         "importDocument[PROJECT].input.document{value tech_stack.backend}",

@@ -164,6 +164,8 @@ REFUSALS = [
     ("context", {"session": "s", "query": "q", "context_window": 10**9}, "LIMIT_EXCEEDED", "context_window"),
     ("set_preference", {"key": "k" * 65, "value": "vim"}, "BAD_USER_INPUT", "key"),  # a text too long
     ("append_turn", {"session": "s", "role": "r" * 65, "content": "hi"}, "BAD_USER_INPUT", "role"),
+    ("append_turn", {"session": "s", "role": "user", "content": "hi", "item": "[1]"}, "BAD_USER_INPUT", "item"),
+    ("append_turn", {"session": "s", "role": "user", "content": "hi", "item": "{'a': 1}"}, "BAD_USER_INPUT", "item"),
     ("record_decision", {"decision": "Use Redis", "conflicts_with": [f"e{i}" for i in range(51)]},
      "LIMIT_EXCEEDED", "conflicts_with"),  # a list too long
     ("trace", {"entity": "e", "edge_types": ["CAUSED"] * 51}, "LIMIT_EXCEEDED", "edge_types"),

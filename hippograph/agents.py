@@ -40,7 +40,8 @@ from hippograph.client import (
 from hippograph.config import MAX_TURN_CHARS
 
 MAX_ROLE = 64
-# Tab, newline and carriage return are text; the other control characters (a terminal's colours) are not.
+# The characters no text field of the API takes (hippograph.operations.limits, which loads the server: not
+# imported here): tab, newline and carriage return are text, the other controls (a terminal's colours) are not.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # What no reader reads: the SDK's and the provider's ids and states, and reasoning the provider encrypted.
 _NOT_TEXT = frozenset({"id", "call_id", "type", "status", "role", "encrypted_content", "annotations", "logprobs"})

@@ -536,6 +536,7 @@ export type MemoryKind =
   | 'DECISION'
   | 'ERROR'
   | 'FACT'
+  | 'ITEM'
   | 'NOTE'
   | 'PATTERN'
   | 'PREFERENCE'

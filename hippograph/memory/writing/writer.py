@@ -305,7 +305,7 @@ class Writer:
                 events.append((user_id, "remember", [seen[0]], _repeat_detail(seen[1])))
         together: list[list[int]] = []
         for (_, tier, tier_scope), indexes in fresh.items():
-            incoming = sum(writes[i].admitted.tokens for i in indexes)
+            incoming = sum(writes[i].admitted.held_tokens for i in indexes)
             if past_trigger(tx, tier_scope, tier, incoming, writes[indexes[0]].admitted.capacity) is None:
                 together.append(indexes)
             else:
@@ -342,7 +342,7 @@ class Writer:
             if write.then is not None and not retry:  # a retry's work was done by the write it repeats
                 write.then(tx, repeated)
             return repeated
-        plan = self._make_room(tx, write.tier_scope, write.tier, admitted.tokens, admitted.capacity)
+        plan = self._make_room(tx, write.tier_scope, write.tier, admitted.held_tokens, admitted.capacity)
         if plan is not None:
             known.drop(plan)
         memory_cypher.create_memories(tx, [admitted.row])
@@ -445,7 +445,7 @@ class Writer:
         for each in fresh:
             incoming.setdefault(Tier(each.row["tier"]), []).append(each)
         for tier, memories in incoming.items():
-            refuse_past_trigger(tx, scope.for_tier(tier), tier, sum(m.tokens for m in memories), memories[0].capacity,
+            refuse_past_trigger(tx, scope.for_tier(tier), tier, sum(m.held_tokens for m in memories), memories[0].capacity,
                                 "importing", IMPORTS_NEVER_COMPRESS)
         memory_cypher.create_memories(tx, [each.row for each in fresh])
         self._attach(tx, scope.user_id, fresh)

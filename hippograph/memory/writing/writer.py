@@ -42,7 +42,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.errors import CapacityExceeded, DeadlinePassed, InvalidInput, NotFound, OutcomeUnknown
 from hippograph.memory.grouping import Grouped
-from hippograph.memory.tiers import Scope, capacity, trigger
+from hippograph.memory.tiers import Scope, capacity, capacity_setting, trigger
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.writing import admission, compression, outcomes, scrubbing
 from hippograph.memory.writing.admission import KEEP, Admitted, Keep, MemoryInput
@@ -60,8 +60,8 @@ BULK_BATCH = 500
 STORE_FAILURES = (DriverError, TransientError, DatabaseError, OutcomeUnknown)
 
 # Writes that refuse rather than compress, and what they tell the caller to do instead.
-IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity, forget memories, "
-                          "or import less")
+IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity ({setting}, for the "
+                          "server and every command alike, since each reads it apart), forget memories, or import less")
 EDITS_NEVER_COMPRESS = "an edit never rewrites other memories: shorten it, or forget something first"
 
 
@@ -401,12 +401,14 @@ class Writer:
 
     def bulk(
         self, settings: Settings, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> list[tuple[str, ...]]:
         """Store many memories fast: batches of ``BULK_BATCH`` embedded in one pass and written in one
         transaction each, the next batch embedded while the current one is written. A long
         conversation turn is stored as its parts (``hippograph.memory.writing.turns``). A batch that
         would pass a tier's trigger is refused whole, never compressed. Returns, in input order, the
-        ids of the memories each item is stored as (one, or a long turn's parts)."""
+        ids of the memories each item is stored as (one, or a long turn's parts); ``progress(done, total)``
+        hears of each batch written, in stored parts."""
         at = now or datetime.now(timezone.utc)
         origins, parts = [], []
         for index, item in enumerate(items):
@@ -424,6 +426,8 @@ class Writer:
                     upcoming = ahead.submit(self._admit, settings, scope, batches[index + 1], now)
                 with self.driver.session(database=self.database) as session:
                     ids.extend(outcomes.write(session, self._write_batch, scope, admitted))
+                if progress is not None:
+                    progress(len(ids), len(parts))
         stored: list[list[str]] = [[] for _ in items]
         for origin, memory_id in zip(origins, ids):
             stored[origin].append(memory_id)
@@ -567,7 +571,8 @@ def refuse_past_trigger(
     if used is not None:
         raise CapacityExceeded(
             f"{what} adds {incoming} tokens to the {tier.value} tier, which holds {used} of {cap}: that passes its "
-            f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and {instead}"
+            f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and "
+            + instead.format(setting=capacity_setting(tier))
         )
 
 

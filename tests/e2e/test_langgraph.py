@@ -341,7 +341,8 @@ def test_values_with_dates_and_of_any_size(store: HippographStore) -> None:
         store.put(where, "odd", {"thing": object()})
 
 
-def test_an_item_is_scrubbed_and_audited(api_server: Server, key: str, store: HippographStore) -> None:
+def test_an_item_is_scrubbed_and_audited(api_server: Server, key: str, store: HippographStore,
+                                         services: Services) -> None:
     where = ("memories", fresh("secret"))
     store.put(where, "creds", {"text": "the staging password is hunter2", "key": "AKIAIOSFODNN7EXAMPLE"})
     kept = store.get(where, "creds").value
@@ -350,6 +351,9 @@ def test_an_item_is_scrubbed_and_audited(api_server: Server, key: str, store: Hi
         [memory] = hg.send(memories(request_ids=request_ids(where, "creds"), first=10)).nodes
         assert memory.kind == MemoryKind.ITEM
         assert "AKIAIOSFODNN7EXAMPLE" not in memory.content
+    store.delete(where, "creds")
+    events, _ = services.audit.query(operations=["remember", "forget"], first=100)
+    assert {e.operation for e in events if memory.id in e.ids} == {"remember", "forget"}
 
 
 def test_ttl_ends_an_item_and_a_read_refreshes_it(api_server: Server, key: str) -> None:

@@ -204,7 +204,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import documents
     from hippograph.memory.errors import InvalidInput
     from hippograph.memory.services import open_services
-    from hippograph.progress import Progress
+    from hippograph.progress import Progress, opening
 
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
@@ -212,6 +212,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         raise InvalidInput(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     document = documents.load(text)
     documents.validate(args.kind, document)  # a malformed file fails before Neo4j and the model are touched
+    opening(f"import {args.kind}", settings.embedding_model)
     with open_services(settings) as services, Progress(f"import {args.kind}", 0, "memories") as shown:
         imported = documents.import_document(
             services, args.kind, document, args.user, project_id=args.project, session_id=args.session, progress=shown
@@ -240,9 +241,10 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.lifecycle.consolidation import consolidate
     from hippograph.memory.tiers import check_caller_id
     from hippograph.memory.services import open_services
-    from hippograph.progress import Progress
+    from hippograph.progress import Progress, opening
 
     check_caller_id("user", args.user)
+    opening("consolidate", settings.embedding_model)
     with open_services(settings) as services, Progress("consolidate", 0, "users") as shown:
         report = consolidate(services, args.user, progress=shown)
     print(json.dumps(report.as_dict(), indent=2))

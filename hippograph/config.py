@@ -98,10 +98,10 @@ class Settings:
     def validate(self) -> None:
         for name in ("session_capacity", "project_capacity", "long_term_capacity", "embedding_batch_size", "transcript_budget"):
             if getattr(self, name) <= 0:
-                raise ConfigError(f"{_env_of(name)} must be a positive whole number, got {getattr(self, name)}")
+                raise ConfigError(f"{env_of(name)} must be a positive whole number, got {getattr(self, name)}")
         for name in ("port", "neo4j_bolt_port", "neo4j_http_port"):
             if not 0 < getattr(self, name) < 65536:
-                raise ConfigError(f"{_env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
+                raise ConfigError(f"{env_of(name)} must be a port number (1-65535), got {getattr(self, name)}")
         if self.embedding_threads < 0:
             raise ConfigError(f"HIPPOGRAPH_EMBEDDING_THREADS must be 0 (torch's default) or more, got {self.embedding_threads}")
         if self.request_timeout <= 0:
@@ -133,7 +133,8 @@ class Settings:
         return [(f.metadata["env"], str(f.default), f.metadata["help"]) for f in fields(cls)]
 
 
-def _env_of(name: str) -> str:
+def env_of(name: str) -> str:
+    """The environment variable of the setting ``name`` (a field of ``Settings``)."""
     return next(f.metadata["env"] for f in fields(Settings) if f.name == name)
 
 

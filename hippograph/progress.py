@@ -65,3 +65,9 @@ class Progress:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def opening(what: str, model: str, stream: TextIO | None = None) -> None:
+    """The first line of a command that opens the services: connecting and loading the model take a while
+    before any progress can be counted, so it says that is what is happening."""
+    print(f"{what}: connecting to Neo4j and loading the embedding model {model}", file=stream or sys.stderr, flush=True)

@@ -77,6 +77,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="LoCoMo-format texts and questions (repeatable)")
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
 
+    langgraph = kinds.add_parser("langgraph", help="LangGraph's store on a real server beside InMemoryStore: put, "
+                                                   "get and search p50 / p95, and where a put's time goes")
+    langgraph.add_argument("--items", type=int, default=200, help="items put, put again, got (default 200)")
+    langgraph.add_argument("--searches", type=int, default=50, help="searches with a query (default 50)")
+    langgraph.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (page beside it)")
+
     soak = kinds.add_parser("soak", help="a server and its own Neo4j under mixed traffic for a long while, each "
                                          "killed (kill -9) in turn: nothing acknowledged lost, no 5xx outside the "
                                          "outages, memory and sockets not growing")
@@ -98,6 +104,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError(f"the benchmarks need {', '.join(missing)}, which the bench extra installs: "
                           "pip install 'hippograph[bench]' (in a checkout, make setup)")
     from hippograph.memory.services import open_services
+    from hippograph.progress import opening
     from hippograph_bench import report
 
     out = Path(args.out)
@@ -120,6 +127,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             print("soak checks failed: " + ", ".join(name for name, c in result["checks"].items() if not c["passed"]),
                   file=sys.stderr)
         return 0 if result["passed"] else 1
+    opening(f"bench {args.bench}", settings.embedding_model)
     with open_services(settings) as services:
         # A store the service would not serve (migrations pending, another model's vectors) is refused here,
         # at once: `bench latency` on a store never migrated wrote its 10,000 memories, then failed on the
@@ -157,6 +165,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
             result = api.run(services, args.memories, args.clients, args.seconds, args.data,
                              args.queries, args.write_seconds, progress=progress)
+        elif args.bench == "langgraph":
+            from hippograph_bench import langgraph
+
+            result = langgraph.run(services, args.items, args.searches, progress)
         elif args.bench == "deadlines":
             from hippograph_bench import deadlines
 
@@ -191,6 +203,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         written = [out.with_suffix(".md")]
         written[0].write_text(lifecycle.page(result, json.loads(raw.read_text()) if raw.exists() else None))
         written.append(report.gather(out.parent))
+    elif args.bench == "langgraph":
+        from hippograph_bench import langgraph
+
+        written = [out.with_suffix(".md")]
+        written[0].write_text(langgraph.report(result))
     elif args.bench == "deadlines":
         written = []
     else:

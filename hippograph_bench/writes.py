@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import sys
 import time
 import uuid
 from collections.abc import Sequence
@@ -32,6 +33,8 @@ from hippograph_bench import metrics
 from hippograph_bench.data import load
 
 LARGE = 100_000_000
+# The raw embedding is timed in chunks this large, each a progress step: far above the model's own batch.
+EMBED_CHUNK = 512
 
 
 def locomo_texts(paths: Sequence[Path], limit: int) -> list[str]:
@@ -62,16 +65,24 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 
         bulk_texts = texts[singles:]
         # An embedder of its own: the service's keeps the vectors it made, and would hand them to the import.
+        print(f"bench writes: loading an embedder of its own ({services.settings.embedding_model})",
+              file=sys.stderr, flush=True)
         raw = open_embedder(services.settings)
         raw.embed_documents(bulk_texts[:64])
-        started = time.perf_counter()
-        raw.embed_documents(bulk_texts[64:])
-        embed_rate = len(bulk_texts[64:]) / (time.perf_counter() - started)
+        timed = bulk_texts[64:]
+        with Progress("bench writes: raw embedding", len(timed), "texts") as shown:
+            started = time.perf_counter()
+            for start in range(0, len(timed), EMBED_CHUNK):
+                raw.embed_documents(timed[start:start + EMBED_CHUNK])
+                shown.advance(len(timed[start:start + EMBED_CHUNK]))
+            embed_rate = len(timed) / (time.perf_counter() - started)
 
         items = [MemoryInput(text, Tier.PROJECT) for text in bulk_texts]
-        started = time.perf_counter()
-        ids = [memory_id for stored in bulk_import(roomy, Scope(user, "bulk"), items) for memory_id in stored]
-        import_seconds = time.perf_counter() - started
+        with Progress("bench writes: bulk import", len(items), "memories") as shown:
+            started = time.perf_counter()
+            ids = [memory_id for stored in bulk_import(roomy, Scope(user, "bulk"), items, progress=shown)
+                   for memory_id in stored]
+            import_seconds = time.perf_counter() - started
         assert len(set(ids)) == len(items)
     finally:
         forget_user(services, user)

@@ -53,6 +53,7 @@ class MemoryKind(str, Enum):
     TECHNOLOGY = "TECHNOLOGY"
     CONCEPT = "CONCEPT"
     PREFERENCE = "PREFERENCE"
+    ITEM = "ITEM"
 
 
 class EntityType(str, Enum):

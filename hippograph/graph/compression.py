@@ -11,12 +11,13 @@ from neo4j import ManagedTransaction
 from hippograph.graph.history import KEEP_VERSION
 from hippograph.graph.memories import refresh_preceding_of
 from hippograph.graph.scope import IN_TIER_SCOPE
+from hippograph.graph.vocabulary import in_lifecycle
 
 # One scope of one tier, as the compression policy needs it.
 TIER_SNAPSHOT = f"""
 MATCH (m:Memory {{userId: $userId, tier: $tier}})
 WHERE m.archived = false
-  AND {IN_TIER_SCOPE}
+  AND {IN_TIER_SCOPE} AND {in_lifecycle("m")}
 RETURN m.id AS id, m.kind AS kind, coalesce(m.summaryTokens, m.tokens) AS tokens, m.createdAt AS createdAt,
        m.validUntil IS NULL AS active, coalesce(m.compressed, false) AS summarised, m.content AS content,
        m.relevance AS relevance, m.attributes AS attributes

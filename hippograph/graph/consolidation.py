@@ -13,6 +13,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import history, store_model
+from hippograph.graph.vocabulary import in_lifecycle
 
 USERS = """
 MATCH (user:User)
@@ -21,9 +22,9 @@ ORDER BY id
 """
 
 # Memories that may be merged with each other: same user, tier and scope, still live.
-LIVE_EMBEDDINGS = store_model.CURRENT + """
-MATCH (m:Memory {userId: $userId})
-WHERE m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL
+LIVE_EMBEDDINGS = store_model.CURRENT + f"""
+MATCH (m:Memory {{userId: $userId}})
+WHERE {in_lifecycle("m")} AND m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL
 RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sessionId, m.kind AS kind,
        m[vectors] AS embedding, m.createdAt AS createdAt, m.accessCount AS accessCount
 """
@@ -75,20 +76,20 @@ MATCH (old:Memory {id: $oldId, userId: $userId}), (new:Memory {id: $newId, userI
 __SUPERSEDE__
 """.replace("__SUPERSEDE__", history.SUPERSEDE.strip())
 
-SESSION_MEMORIES_TO_PROMOTE = """
-MATCH (m:Memory {userId: $userId, tier: 'SESSION'})
-WHERE m.archived = false AND m.accessCount > $accesses
-OPTIONAL MATCH (session:Session {userId: $userId, id: m.sessionId})
+SESSION_MEMORIES_TO_PROMOTE = f"""
+MATCH (m:Memory {{userId: $userId, tier: 'SESSION'}})
+WHERE {in_lifecycle("m")} AND m.archived = false AND m.accessCount > $accesses
+OPTIONAL MATCH (session:Session {{userId: $userId, id: m.sessionId}})
 RETURN m.id AS id, m.content AS content, m.kind AS kind, m.accessCount AS accessCount,
        m.relevance AS relevance, m.attributes AS attributes, m.sessionId AS sessionId,
        coalesce(session.projectId, m.projectId) AS projectId
 """
 
-PROJECT_MEMORIES = store_model.CURRENT + """
-MATCH (m:Memory {userId: $userId, tier: 'PROJECT'})
-WHERE m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL AND m.projectId IS NOT NULL
+PROJECT_MEMORIES = store_model.CURRENT + f"""
+MATCH (m:Memory {{userId: $userId, tier: 'PROJECT'}})
+WHERE {in_lifecycle("m")} AND m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL AND m.projectId IS NOT NULL
 RETURN m.id AS id, m.projectId AS projectId, m.content AS content, m[vectors] AS embedding,
-       EXISTS { MATCH (:Memory {kind: 'rule'})-[:RELATED_TO]->(m) } AS generalised
+       EXISTS {{ MATCH (:Memory {{kind: 'rule'}})-[:RELATED_TO]->(m) }} AS generalised
 """
 
 RELATE_RULE = """
@@ -101,11 +102,11 @@ RETURN count(member) AS related
 
 # Once per period: a memory untouched for the period loses 10 % of its relevance, and not again
 # until another whole period has passed since that decay.
-DECAY = """
-MATCH (m:Memory {userId: $userId})
-WHERE m.archived = false
-  AND coalesce(m.lastAccessedAt, m.createdAt) <= datetime($now) - duration({days: $days})
-  AND (m.decayedAt IS NULL OR m.decayedAt <= datetime($now) - duration({days: $days}))
+DECAY = f"""
+MATCH (m:Memory {{userId: $userId}})
+WHERE {in_lifecycle("m")} AND m.archived = false
+  AND coalesce(m.lastAccessedAt, m.createdAt) <= datetime($now) - duration({{days: $days}})
+  AND (m.decayedAt IS NULL OR m.decayedAt <= datetime($now) - duration({{days: $days}}))
 SET m.relevance = coalesce(m.relevance, 1.0) * $factor, m.decayedAt = datetime($now)
 RETURN collect(m.id) AS ids
 """

@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import history, store_model
 from hippograph.graph.scope import IN_TIER_SCOPE
+from hippograph.graph.vocabulary import in_lifecycle
 
 # Properties a caller reads back; the embedding stays in the store.
 MEMORY_FIELDS = """
@@ -95,7 +96,7 @@ RETURN requestId, m.id AS id, m.contentHash AS contentHash
 TIER_USAGE = f"""
 MATCH (m:Memory {{userId: $userId, tier: $tier}})
 WHERE NOT ({history.archived_then("m")}) AND {history.recorded_by("m")}
-  AND {IN_TIER_SCOPE}
+  AND {IN_TIER_SCOPE} AND {in_lifecycle("m")}
 RETURN coalesce(sum(coalesce(m.summaryTokens, m.tokens)), 0) AS used, count(m) AS items
 """
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from hippograph.graph.vocabulary import in_lifecycle
+
 START_SESSION = """
 MERGE (user:User {id: $userId})
   ON CREATE SET user.createdAt = datetime()
@@ -27,10 +29,11 @@ MATCH (session:Session {userId: $userId, id: $sessionId})
 RETURN session {.id, .projectId, .status, startedAt: toString(session.startedAt), endedAt: toString(session.endedAt)} AS session
 """
 
-# What leaves with the session: its volatile memories (with accesses, for promotion) and its turns.
-SESSION_MEMORIES = """
-MATCH (m:Memory {userId: $userId, tier: 'SESSION', sessionId: $sessionId})
-WHERE m.archived = false
+# What leaves with the session: its volatile memories (with accesses, for promotion) and its turns. A
+# stored item stays until its caller deletes it.
+SESSION_MEMORIES = f"""
+MATCH (m:Memory {{userId: $userId, tier: 'SESSION', sessionId: $sessionId}})
+WHERE m.archived = false AND {in_lifecycle("m")}
 RETURN m.id AS id, m.content AS content, m.kind AS kind, m.accessCount AS accessCount,
        m.relevance AS relevance, m.attributes AS attributes, toString(m.createdAt) AS createdAt
 ORDER BY m.createdAt

@@ -46,3 +46,13 @@ DERIVED_FROM = "DERIVED_FROM"
 
 # What relation depth walks in recall: mentions, the six edges, provenance.
 RELATION_TYPES = (MENTIONS, RECORDS, *(edge.value for edge in EdgeType), DERIVED_FROM)
+
+# A host's stored item (a LangGraph store's): the caller's data, kept until the caller deletes it. It
+# is recalled, scrubbed, audited and erased like any memory, but takes no part in a tier's lifecycle:
+# it counts in no capacity, and no compression, eviction or consolidation touches it.
+ITEM_KIND = "item"
+
+
+def in_lifecycle(var: str) -> str:
+    """The Cypher condition that the memory ``var`` is one a tier's lifecycle governs (no stored item)."""
+    return f"coalesce({var}.kind, '') <> '{ITEM_KIND}'"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hippograph.config import Settings
+from hippograph.config import Settings, env_of
 from hippograph.graph import scope as scope_rules
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.writing import scrubbing
@@ -77,9 +77,14 @@ class Scope:
         return Scope(self.user_id, kept["projectId"], kept["sessionId"])
 
 
+# The setting that holds each tier's capacity.
+CAPACITIES = {Tier.SESSION: "session_capacity", Tier.PROJECT: "project_capacity", Tier.LONG_TERM: "long_term_capacity"}
+
+
 def capacity(settings: Settings, tier: Tier) -> int:
-    return {
-        Tier.SESSION: settings.session_capacity,
-        Tier.PROJECT: settings.project_capacity,
-        Tier.LONG_TERM: settings.long_term_capacity,
-    }[tier]
+    return int(getattr(settings, CAPACITIES[tier]))
+
+
+def capacity_setting(tier: Tier) -> str:
+    """The environment variable of the tier's capacity, as a refusal names it."""
+    return env_of(CAPACITIES[tier])

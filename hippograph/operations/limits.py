@@ -30,6 +30,8 @@ MAX_QUERY = 4000
 MAX_TEXT = 20_000
 MAX_SHORT_TEXT = 2000
 MAX_ATTRIBUTES = 10_000
+# A stored item's value is the caller's data, kept whole: as large as a request may carry.
+MAX_ITEM_ATTRIBUTES = 2 * 1024 * 1024
 MAX_STRING = 2 * 1024 * 1024
 MAX_TRACE_PATHS = 100
 MAX_CHAINS = 100
@@ -162,14 +164,14 @@ def bounded_list(values: Sequence[T] | None, field: str, max_items: int = MAX_LI
     return list(values)
 
 
-def attributes(value: Any, field: str = "attributes") -> dict[str, Any] | None:
-    """A JSON object of at most ``MAX_ATTRIBUTES`` characters when serialised."""
+def attributes(value: Any, field: str = "attributes", most: int = MAX_ATTRIBUTES) -> dict[str, Any] | None:
+    """A JSON object of at most ``most`` characters when serialised."""
     if value is None:
         return None
     if not isinstance(value, dict):
         raise BadInput(f"{field} must be a JSON object", field=field)
-    if len(json.dumps(value, ensure_ascii=False, default=str)) > MAX_ATTRIBUTES:
-        raise BadInput(f"{field} has at most {MAX_ATTRIBUTES} characters as JSON", field=field)
+    if len(json.dumps(value, ensure_ascii=False, default=str)) > most:
+        raise BadInput(f"{field} has at most {most} characters as JSON", field=field)
     return value
 
 

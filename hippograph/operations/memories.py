@@ -7,7 +7,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from hippograph.graph.vocabulary import EntityType, Tier
+from hippograph.graph.vocabulary import ITEM_KIND, EntityType, Tier
 from hippograph.memory import browse
 from hippograph.memory.errors import NotFound
 from hippograph.memory.writing import forget as forget_rules
@@ -19,7 +19,7 @@ from hippograph.memory.writing.store import Remembered, remember as store_memory
 from hippograph.memory.writing.updates import Updated
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
-from hippograph.operations.limits import MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text
+from hippograph.operations.limits import MAX_ITEM_ATTRIBUTES, MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text
 
 
 async def remember(
@@ -42,7 +42,8 @@ async def remember(
              for i, (type_, name) in enumerate(bounded_list(mentions, "mentions", MAX_LIST) or [])]
     item = MemoryInput(
         content=content, tier=tier, kind=kind, relevance=relevance,
-        summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), attributes=json_object(attributes), mentions=named,
+        summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), mentions=named,
+        attributes=json_object(attributes, most=MAX_ITEM_ATTRIBUTES) if kind == ITEM_KIND else json_object(attributes),
     )
     stored = await run_in_threadpool(lambda: store_memory(
         call.services, scope, item, request_id=optional_ident(request_id, "requestId")))

@@ -36,7 +36,7 @@ def test_nothing_in_the_product_imports_the_benchmarks() -> None:
 def test_the_benchmarks_are_a_command_of_the_cli() -> None:
     result = subprocess.run([HIPPOGRAPH, "bench", "--help"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert all(kind in result.stdout for kind in ("locomo", "fit", "latency", "writes", "api", "soak"))
+    assert all(kind in result.stdout for kind in ("locomo", "fit", "latency", "writes", "api", "soak", "langgraph"))
     assert "fuzz" not in result.stdout
 
 
@@ -87,3 +87,19 @@ def test_a_short_soak_loses_nothing_across_a_kill_of_each_part(tmp_path: Path) -
     assert writes["memories_found"] == writes["memories_expected"] > 0 and writes["turns_found"] == writes["turns_acknowledged"] > 0
     assert set(soak["requests"]["by_kind"]) == {"remember", "recall", "as_of", "session", "turn", "forget"}
     assert out.with_suffix(".md").read_text().count("| server |") == 1 and out.with_suffix(".png").exists()
+
+
+@pytest.mark.neo4j
+def test_the_langgraph_bench_times_both_stores_and_says_where_a_put_goes(tmp_path: Path) -> None:
+    out = tmp_path / "langgraph.json"
+    done = subprocess.run([HIPPOGRAPH, "bench", "langgraph", "--items", "6", "--searches", "2", "--out", str(out)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("bench langgraph: connecting to Neo4j and loading the embedding model")
+    result = json.loads(out.read_text())
+    for store in ("InMemoryStore", "HippographStore"):
+        assert [result["stores"][store][call]["n"] for call in ("put (new key)", "put (same key again)", "get",
+                                                               "search (query)")] == [6, 6, 6, 2]
+    assert {"Memories", "Remember", "Forget", "Recall"} <= set(result["requests"])
+    assert result["requests"]["Remember"]["n"] == 12  # one a put
+    assert "| put (new key) |" in out.with_suffix(".md").read_text()

@@ -114,6 +114,8 @@ def test_a_user_with_no_memories_is_offered_the_readmes_example(page, server: Se
     sign_in(page, secret)
     assert page.is_visible("#welcome") and page.is_hidden("nav") and page.is_hidden("#recall")
     assert page.is_hidden("#intro")
+    # The example mutation is shown whole: wrapped, not cut at the right edge.
+    assert page.evaluate("(e => e.scrollWidth <= e.clientWidth)(document.querySelector('#welcome pre'))")
     page.click("#welcome-store")
     page.wait_for_selector(".ranked .row", timeout=30_000)
     assert page.is_hidden("#welcome") and page.is_visible("nav") and page.input_value("#recall-query") == (
@@ -122,6 +124,10 @@ def test_a_user_with_no_memories_is_offered_the_readmes_example(page, server: Se
     with Client(server.base, secret) as hg:
         [stored] = hg.send(memories()).nodes
     assert (stored.content, stored.tier) == ("We deploy with Docker", Tier.LONG_TERM)
+    # No session yet: the timeline says so rather than stay blank.
+    page.click("nav button[data-view=timeline]")
+    page.wait_for_selector("#timeline-chart .empty", timeout=30_000)
+    assert page.inner_text("#timeline-chart").startswith("No session yet")
     # Once there is a memory, the views open at once.
     page.reload()
     page.wait_for_selector("#views:not([hidden])", timeout=30_000)
@@ -243,11 +249,22 @@ def test_a_sessions_turns_summaries_and_facts_share_one_time_axis(page, key: str
     picture(page, "session", tmp_path)
 
 
+def test_the_page_asks_for_nothing_that_is_not_there(local_page, server: Server) -> None:
+    missing: list[str] = []
+    local_page.on("response", lambda response: missing.append(response.url) if response.status >= 400 else None)
+    local_page.goto(f"{server.base}/explore/")
+    local_page.wait_for_load_state("networkidle")
+    assert missing == []  # no 404 of any kind (a headless browser asks no favicon: the page's own link says none)
+
+
 def test_the_page_loads_nothing_from_elsewhere_and_says_so_without_its_scripts(server: Server) -> None:
     import httpx
 
     html = httpx.get(f"{server.base}/explore/", timeout=30).text
-    loaded = re.findall(r'(?:src|href)="([^"]+)"', html) + re.findall(r'"(/explore/assets/[^"]+)"', html)
+    # Its icon is inline (an empty data: URL), so the browser fetches none.
+    assert '<link rel="icon" href="data:,">' in html
+    loaded = [url for url in re.findall(r'(?:src|href)="([^"]+)"', html) if url != "data:,"] + re.findall(
+        r'"(/explore/assets/[^"]+)"', html)
     assert loaded and all(url.startswith("/explore/") for url in loaded), loaded
     for url in loaded:
         assert httpx.get(f"{server.base}{url}", timeout=30).status_code == 200, url

@@ -1,17 +1,21 @@
-"""hippograph.langgraph against a real server: LangGraph's BaseStore on memories.
+"""hippograph.langgraph against a real server: LangGraph's BaseStore on stored items.
 
-langgraph ships no store conformance tests (neither langgraph nor langgraph-checkpoint has a test
-module), so the checks here are the interface's docstrings: put/get/delete by namespace and key,
-search by namespace prefix with a filter (exact, nested, ``$eq $ne $gt $gte $lt $lte``), limit and
-offset, and a natural-language query; list_namespaces by prefix, suffix (``*`` a wildcard), depth,
-limit and offset; the same through the async methods; and a compiled StateGraph that keeps what one
-run learnt for the next.
+Upstream's own store tests run ported in ``test_langgraph_upstream.py``; the checks here are the
+interface's docstrings and hippograph's side of it: put/get/delete by namespace and key, search by
+namespace prefix with a filter (exact, nested, ``$eq $ne $gt $gte $lt $lte``), limit and offset, and
+a natural-language query that ranks every match; list_namespaces by prefix, suffix (``*`` a wildcard),
+depth, limit and offset; the same through the async methods; a compiled StateGraph that keeps what
+one run learnt for the next; and an item kept as the caller's data (issue 45): outside compression and
+session ends, last writer wins, case-sensitive keys, any JSON value, TTL, the index configuration.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 import uuid
+from datetime import datetime, timezone
 from typing import TypedDict
 
 import pytest
@@ -20,10 +24,12 @@ pytest.importorskip("langgraph", reason="the langgraph extra is not installed (p
 
 from langgraph.graph import START, StateGraph  # noqa: E402
 from langgraph.runtime import Runtime  # noqa: E402
-from langgraph.store.base import InvalidNamespaceError, Item, SearchItem  # noqa: E402
+from langgraph.store.base import InvalidNamespaceError, Item, PutOp, SearchItem  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
-from hippograph.client import Client, MemoryKind, Priority, Tier, memories, recall, remember  # noqa: E402
+from hippograph.client import (  # noqa: E402
+    Client, MemoryKind, Priority, Tier, end_session, memories, recall, remember, start_session,
+)
 from hippograph.langgraph import ATTRIBUTE, HippographStore, request_ids  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
@@ -65,7 +71,7 @@ def test_an_item_is_a_memory_of_its_namespaces_tier(api_server: Server, key: str
     with Client(api_server.base, key) as hg:
         [project] = hg.send(memories(tiers=[Tier.PROJECT], project=shop)).nodes
         [session] = hg.send(memories(tiers=[Tier.SESSION], session=chat)).nodes
-        long_term = hg.send(memories(tiers=[Tier.LONG_TERM], kinds=[MemoryKind.NOTE])).nodes
+        long_term = hg.send(memories(tiers=[Tier.LONG_TERM], kinds=[MemoryKind.ITEM])).nodes
     # The text recall reads is a one-line rendering; the value is kept whole beside it.
     assert project.content == (f"project/{shop}/ops/deploy: how: Docker Compose on the staging host; steps: 1, 2; "
                                "nested: ok: true")
@@ -76,9 +82,6 @@ def test_an_item_is_a_memory_of_its_namespaces_tier(api_server: Server, key: str
     # A project or session namespace names its project or session.
     with pytest.raises(InvalidNamespaceError):
         store.put(("project",), "deploy", value)
-    # No TTL: the store says so rather than keep an item it would never expire.
-    with pytest.raises(NotImplementedError):
-        store.put(("user",), "brief", {"a": 1}, ttl=5)
 
 
 def test_put_replaces_and_delete_forgets(api_server: Server, key: str, store: HippographStore) -> None:
@@ -237,3 +240,164 @@ def test_a_graph_finds_in_its_next_run_what_one_run_stored(api_server: Server, k
     assert asyncio.run(again.ainvoke({"user": user, "said": "where is the bike?"}))["answer"] == (
         "My bike is kept in the basement")
     store.close()
+
+
+# --- a store item is the caller's data (issue 45) ----------------------------------------------------------
+
+def fact_of(n: int) -> str:
+    """About 40 tokens, each one distinct."""
+    return (f"Fact number {n}: the warehouse in district {n} opens at {n % 12 + 1} o'clock, keeps {n * 7} pallets "
+            f"of spare parts on shelf {n * 3}, and its manager answers the phone on line {n + 100}.")
+
+
+def test_thirty_puts_into_a_session_namespace_are_all_kept(api_server: Server, key: str,
+                                                           store: HippographStore) -> None:
+    chat = fresh("chat")
+    where = ("session", chat)
+    with Client(api_server.base, key) as hg:
+        hg.send(start_session(chat))
+    for n in range(30):  # 30 x about 40 tokens: past the session tier's 80 % of 1024, where it compresses
+        store.put(where, f"fact-{n}", {"text": fact_of(n)})
+    assert [store.get(where, f"fact-{n}").value for n in range(30)] == [{"text": fact_of(n)} for n in range(30)]
+    with Client(api_server.base, key) as hg:
+        # A memory of the session's own still compresses its tier as ever, and leaves the items be.
+        for n in range(30):
+            hg.send(remember(f"note {n}: " + fact_of(n + 100), tier=Tier.SESSION, session=chat))
+    assert len(store.search(where, limit=100)) == 30
+    assert store.get(where, "fact-0").value == {"text": fact_of(0)}
+    with Client(api_server.base, key) as hg:  # the session's end evicts its memories, not the items
+        ended = hg.send(end_session(chat))
+    assert ended.evicted and len(store.search(where, limit=100)) == 30
+
+
+def test_thirty_users_facts_are_all_found_after_a_hundred_and_twenty_items(store: HippographStore) -> None:
+    users = [fresh(f"enduser{n}") for n in range(30)]
+    for n, user in enumerate(users):  # the usual pattern: one key serves every end user
+        for k in range(4):
+            store.put(("memories", user), f"fact-{k}", {"text": fact_of(n * 4 + k)})
+    for n, user in enumerate(users):
+        found = store.search(("memories", user), query=f"warehouse in district {n * 4}")
+        assert sorted(i.key for i in found) == ["fact-0", "fact-1", "fact-2", "fact-3"], user
+        assert all(isinstance(i.score, float) for i in found)
+
+
+def test_search_with_a_query_ranks_every_match(store: HippographStore) -> None:
+    where = ("test", fresh("ranked"))
+    for name, value in {"a": {"text": "red apple", "color": "red"}, "b": {"text": "red car", "color": "red"},
+                        "c": {"text": "green tractor", "color": "green"},
+                        "d": {"text": "annual tax return", "color": "white"}}.items():
+        store.put(where, name, value)
+    found = store.search(where, query="apple")
+    assert len(found) == 4 and found[0].key == "a"
+    assert [i.score for i in found] == sorted((i.score for i in found), reverse=True)
+    assert [i.key for i in store.search(where, query="apple", filter={"color": "red"})] == ["a", "b"]
+    assert [i.key for i in store.search(where, query="apple", limit=2, offset=2)] == [i.key for i in found[2:]]
+
+
+def test_concurrent_puts_of_one_key_the_last_writer_wins(api_server: Server, key: str) -> None:
+    where = ("memories", fresh("racer"))
+    values = [{"text": f"version {n} of the plan", "n": n} for n in range(5)]
+
+    async def race() -> None:
+        stores = [HippographStore(api_server.base, key) for _ in values]
+        await asyncio.gather(*(s.aput(where, "plan", v) for s, v in zip(stores, values)))
+        for s in stores:
+            s.close()
+
+    asyncio.run(race())  # no put is refused
+    store = HippographStore(api_server.base, key)
+    assert store.get(where, "plan").value in values
+    assert [i.key for i in store.search(where)] == ["plan"]  # one item: the others forgotten
+    with Client(api_server.base, key) as hg:
+        assert len(hg.send(memories(request_ids=request_ids(where, "plan"), first=10)).nodes) == 1
+    store.close()
+
+
+def test_keys_and_labels_are_case_sensitive(store: HippographStore) -> None:
+    where = ("t", fresh("case"))
+    store.put(where, "Doc1", {"text": "the same words"})
+    store.put(where, "doc1", {"text": "the same words"})
+    store.put(("memories", "Ann", where[1]), "k", {"text": "Ann likes tea"})
+    store.put(("memories", "ann", where[1]), "k", {"text": "Ann likes tea"})
+    assert store.get(where, "Doc1").key == "Doc1" and store.get(where, "doc1").key == "doc1"
+    assert sorted(i.key for i in store.search(where)) == ["Doc1", "doc1"]
+    assert store.get(("memories", "Ann", where[1]), "k").namespace == ("memories", "Ann", where[1])
+    assert store.get(("memories", "ann", where[1]), "k").namespace == ("memories", "ann", where[1])
+    store.delete(where, "doc1")
+    assert store.get(where, "Doc1") is not None and store.get(where, "doc1") is None
+
+
+def test_values_with_dates_and_of_any_size(store: HippographStore) -> None:
+    where = ("memories", fresh("values"))
+    when = datetime(2026, 3, 1, 9, 30, tzinfo=timezone.utc)
+    store.put(where, "meeting", {"text": "planning meeting", "at": when, "day": when.date()})
+    # As JSON keeps it (and LangGraph's Postgres store): the ISO text.
+    assert store.get(where, "meeting").value == {"text": "planning meeting", "at": when.isoformat(),
+                                                 "day": "2026-03-01"}
+    big = {"text": "a long report", "body": "word " * 12_000}  # 60,000 characters
+    store.put(where, "report", big)
+    assert store.get(where, "report").value == big
+    with pytest.raises(TypeError, match="not object"):
+        store.put(where, "odd", {"thing": object()})
+
+
+def test_an_item_is_scrubbed_and_audited(api_server: Server, key: str, store: HippographStore,
+                                         services: Services) -> None:
+    where = ("memories", fresh("secret"))
+    store.put(where, "creds", {"text": "the staging password is hunter2", "key": "AKIAIOSFODNN7EXAMPLE"})
+    kept = store.get(where, "creds").value
+    assert "AKIAIOSFODNN7EXAMPLE" not in json.dumps(kept)
+    with Client(api_server.base, key) as hg:
+        [memory] = hg.send(memories(request_ids=request_ids(where, "creds"), first=10)).nodes
+        assert memory.kind == MemoryKind.ITEM
+        assert "AKIAIOSFODNN7EXAMPLE" not in memory.content
+    store.delete(where, "creds")
+    events, _ = services.audit.query(operations=["remember", "forget"], first=100)
+    assert {e.operation for e in events if memory.id in e.ids} == {"remember", "forget"}
+
+
+def test_ttl_ends_an_item_and_a_read_refreshes_it(api_server: Server, key: str) -> None:
+    store = HippographStore(api_server.base, key, ttl={"default_ttl": 60, "refresh_on_read": True})
+    where = ("memories", fresh("ttl"))
+    store.put(where, "short", {"text": "gone soon"}, ttl=0.02)  # 1.2 seconds
+    store.put(where, "long", {"text": "stays an hour"})  # the store's default TTL
+
+    def expires(name: str) -> str:
+        with Client(api_server.base, key) as hg:
+            [m] = hg.send(memories(request_ids=request_ids(where, name), first=10)).nodes
+        return m.attributes[ATTRIBUTE]["expiresAt"]
+
+    before = expires("long")
+    assert store.get(where, "long", refresh_ttl=False).value == {"text": "stays an hour"}
+    assert expires("long") == before
+    assert store.get(where, "long").value == {"text": "stays an hour"}  # refresh_on_read
+    assert expires("long") > before
+    time.sleep(1.5)
+    assert [i.key for i in store.search(where)] == ["long"]
+    assert store.get(where, "short") is None
+    with Client(api_server.base, key) as hg:  # forgotten, not only hidden
+        assert hg.send(memories(request_ids=request_ids(where, "short"), first=10)).nodes == []
+    store.put(where, "short", {"text": "gone soon"}, ttl=0.01)
+    time.sleep(1)
+    assert store.sweep_ttl() >= 1
+    store.close()
+
+
+def test_the_index_configuration_names_the_fields_recall_reads(api_server: Server, key: str) -> None:
+    store = HippographStore(api_server.base, key, index={"fields": ["text"]})
+    where = ("memories", fresh("index"))
+    store.put(where, "a", {"text": "the blue door", "note": "not rendered"})
+    store.put(where, "b", {"text": "the red door", "note": "rendered"}, index=["note"])
+    with Client(api_server.base, key) as hg:
+        [a] = hg.send(memories(request_ids=request_ids(where, "a"), first=10)).nodes
+        [b] = hg.send(memories(request_ids=request_ids(where, "b"), first=10)).nodes
+    assert a.content == f"memories/{where[1]}/a: the blue door"
+    assert b.content == f"memories/{where[1]}/b: rendered"
+    store.close()
+
+
+def test_batch_is_not_atomic(store: HippographStore) -> None:
+    where = ("memories", fresh("batch"))
+    with pytest.raises(InvalidNamespaceError):
+        store.batch([PutOp(where, "first", {"text": "stored"}), PutOp(("project",), "second", {"text": "refused"})])
+    assert store.get(where, "first").value == {"text": "stored"}  # as documented: the ops before it stay done

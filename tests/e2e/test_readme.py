@@ -169,7 +169,7 @@ def test_python_langchain_langgraph_and_the_agents_sdk(api_server: Server, key: 
     [python] = snippets(FIRST_SCREEN, "python")
     run_python(served(python, api_server), key)
     with Client(api_server.base, key) as hg:
-        contents = {m.content for m in hg.send(memories(kinds=[MemoryKind.NOTE], first=100)).nodes}
+        contents = {m.content for m in hg.send(memories(kinds=[MemoryKind.NOTE, MemoryKind.ITEM], first=100)).nodes}
         said = hg.send(transcript("chat-1")).transcript
     assert "We deploy with Docker" in contents
     assert "project/shop/deploy: how: Docker Compose on the staging host" in contents
@@ -324,20 +324,17 @@ def check_ts(body: str, server: Server, key: str, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-# The README's async snippets are written for an event loop, as in `python -m asyncio`.
-TOP_LEVEL_AWAIT = """
-import ast, asyncio, os, sys
-code = compile(sys.stdin.read(), "README.md", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-running = eval(code, {"__name__": "__main__", "key": os.environ["KEY"]})
-if running is not None:
-    asyncio.run(running)
+# A README snippet runs as a file of its own would (no top-level await), with the reader's API key as ``key``.
+AS_A_FILE = """
+import os, sys
+exec(compile(sys.stdin.read(), "README.md", "exec"), {"__name__": "__main__", "key": os.environ["KEY"]})
 """
 
 
 def check_python(body: str, server: Server, key: str, tmp_path: Path) -> None:
     """Run until it has printed what it recalls and an event of a write made meanwhile (it then waits
     for more events for good, so it is stopped there)."""
-    process = subprocess.Popen([sys.executable, "-u", "-c", TOP_LEVEL_AWAIT], stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-u", "-c", AS_A_FILE], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "KEY": key})
     printed: list[str] = []
 

@@ -330,8 +330,11 @@ def test_identical_entries_share_one_memory_and_still_round_trip(store: Services
 
 def test_a_document_too_big_for_its_tier_is_refused_before_writing(store: Services) -> None:
     small = with_settings(store, project_capacity=100)
-    with pytest.raises(CapacityExceeded, match="passes its 70% compression trigger"):
+    with pytest.raises(CapacityExceeded, match="passes its 70% compression trigger") as refused:
         import_document(small, "project", seed("project"), USER)
+    # The one setting to raise, named, for the server and the command alike.
+    assert "raise the tier's capacity (HIPPOGRAPH_PROJECT_CAPACITY, for the server and every command alike" in str(
+        refused.value)
     assert counts(store) == (0, 0)
 
 

@@ -88,3 +88,24 @@ def test_a_held_lock_keeps_a_second_runner_out(services: Services, folder: Path)
     with pytest.raises(migrations.MigrationError, match="another migration run holds the lock \\(other-host:42"):
         run(services, folder)
     assert "0092" not in [m.version for m in migrations.applied(services.driver, services.database)]
+
+
+def test_v0011_makes_the_items_a_langgraph_store_wrote_as_notes_items(services: Services) -> None:
+    statement = "\n".join(line for line in (services.settings.migrations_dir / "V0011__store_items.cypher").read_text()
+                          .splitlines() if not line.startswith("//")).strip().rstrip(";")
+    services.driver.execute_query("""
+        CREATE (:Memory {id: 'm-item', userId: 'v0011', kind: 'note', requestId: 'langgraph-abc-0',
+                         attributes: '{"langgraph": {"key": "k", "namespace": ["user"], "slot": 0, "value": {}}}'}),
+               (:Memory {id: 'm-note', userId: 'v0011', kind: 'note', requestId: 'langgraph-abc-1',
+                         attributes: '{"speaker": "Ann"}'}),
+               (:Memory {id: 'm-other', userId: 'v0011', kind: 'note', requestId: 'r-1',
+                         attributes: '{"langgraph": {}}'})
+        """, database_=services.database)
+    try:
+        with services.driver.session(database=services.database) as session:
+            session.run(statement).consume()  # CALL … IN TRANSACTIONS: an auto-commit transaction, as the runner's
+        kinds = {r["id"]: r["kind"] for r in services.driver.execute_query(
+            "MATCH (m:Memory {userId: 'v0011'}) RETURN m.id AS id, m.kind AS kind", database_=services.database).records}
+        assert kinds == {"m-item": "item", "m-note": "note", "m-other": "note"}
+    finally:
+        services.driver.execute_query("MATCH (m:Memory {userId: 'v0011'}) DETACH DELETE m", database_=services.database)

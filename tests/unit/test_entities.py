@@ -72,3 +72,11 @@ def test_a_technology_that_is_an_everyday_word_is_named_as_spelled() -> None:
                      Mention(EntityType.TECHNOLOGY, "Spring")]
     assert extract_mentions("Go for it, Rust fans.") == [Mention(EntityType.TECHNOLOGY, "Go", opens=True),
                                                           Mention(EntityType.TECHNOLOGY, "Rust")]
+
+
+def test_a_fix_opens_a_sentence_of_its_own() -> None:
+    # An error's memory says its fix after "— fixed by: ": the fix's first word is no name ("Set"), but a
+    # name said inside it is one.
+    assert extract_mentions("Redis evicted carts — fixed by: Set maxmemory-policy to noeviction, as Oliver said") == [
+        Mention(EntityType.TECHNOLOGY, "Redis"), Mention(EntityType.CONCEPT, "Set", opens=True),
+        Mention(EntityType.CONCEPT, "Oliver")]

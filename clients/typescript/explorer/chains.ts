@@ -2,7 +2,7 @@
 // neighbourhood (trace), each node in its Browser-guide colour; clicking a node expands it.
 import cytoscape from "cytoscape";
 import { request } from "./api.js";
-import { colour, el, fields, value } from "./dom.js";
+import { colour, count, el, fields, value } from "./dom.js";
 import {
   ExplorerChainsDocument,
   ExplorerEntitiesDocument,
@@ -83,7 +83,7 @@ export function mountChains(root: HTMLElement, fail: (error: unknown) => void): 
 
   function layout(): void {
     graph.layout({ name: "breadthfirst", directed: true, spacingFactor: 1.4, padding: 24, animate: false }).run();
-    status.textContent = `${graph.nodes().length} entities, ${graph.edges().length} edges`;
+    status.textContent = `${count(graph.nodes().length, "entity", "entities")}, ${count(graph.edges().length, "edge")}`;
   }
 
   async function expand(id: string, depth: number): Promise<void> {

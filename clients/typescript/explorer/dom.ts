@@ -34,6 +34,11 @@ export function shorten(text: string, length: number): string {
   return text.length > length ? text.slice(0, length - 1) + "…" : text;
 }
 
+// "1 edge", "2 edges": a count with its noun, singular or plural as the count says.
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "—";
 }

@@ -1,7 +1,7 @@
 // A session on one time axis: its turns, its summaries (each summarisation round, and the standing
 // summary), and the facts and memories derived in it. A click on a mark shows what it holds.
 import { pages, request } from "./api.js";
-import { colour, el, fields, svg, shorten, value, when } from "./dom.js";
+import { colour, count, el, fields, svg, shorten, value, when } from "./dom.js";
 import { ExplorerAuditDocument, ExplorerScopesDocument, ExplorerSessionDocument } from "../src/operations.js";
 import { scopes } from "./tiers.js";
 
@@ -52,7 +52,10 @@ export function mountTimeline(root: HTMLElement, fail: (error: unknown) => void)
 
   async function load(id: string): Promise<void> {
     const { session, memories } = await request(ExplorerSessionDocument, { id });
-    if (!session) return;
+    if (!session) {
+      chart.replaceChildren(el("p", { class: "empty" }, `No session ${id} for this key.`));
+      return;
+    }
     const rounds = (await pages(async (after) =>
       (await request(ExplorerAuditDocument, { operations: ["summarize"], after })).auditLog, 3))
       .filter((line) => (line.detail ?? "").startsWith(`session=${id} `));
@@ -81,8 +84,9 @@ export function mountTimeline(root: HTMLElement, fail: (error: unknown) => void)
     }
     const summary = el("p", { class: "totals" },
       `session ${session.id}${session.project ? ` in ${session.project}` : ""} · ${session.status} · started ` +
-      `${when(session.startedAt)} · ${marks.filter((m) => m.lane === "turns").length} turns, ` +
-      `${marks.filter((m) => m.lane === "summaries").length} summaries, ${marks.filter((m) => m.lane === "facts").length} facts`);
+      `${when(session.startedAt)} · ${count(marks.filter((m) => m.lane === "turns").length, "turn")}, ` +
+      `${count(marks.filter((m) => m.lane === "summaries").length, "summary", "summaries")}, ` +
+      `${count(marks.filter((m) => m.lane === "facts").length, "fact")}`);
     chart.replaceChildren(summary, marks.length ? draw(marks, detail) : el("p", {}, "nothing happened in this session yet"));
   }
 
@@ -101,6 +105,10 @@ export function mountTimeline(root: HTMLElement, fail: (error: unknown) => void)
       if (chosen) picker.value = chosen;
       // Opened for the first time: the newest session is drawn at once.
       else if (picker.value && !chart.hasChildNodes()) await load(picker.value);
+      else if (!picker.value) {
+        chart.replaceChildren(el("p", { class: "empty" }, "No session yet: a session starts with startSession, or " +
+          "with the first appendTurn of a conversation, and its turns, summaries and facts are drawn here."));
+      }
     } catch (error) {
       fail(error);
     }

@@ -38,6 +38,7 @@ export type MemoryKind =
   | 'DECISION'
   | 'ERROR'
   | 'FACT'
+  | 'ITEM'
   | 'NOTE'
   | 'PATTERN'
   | 'PREFERENCE'

@@ -538,6 +538,7 @@ export type MemoryKind =
   | 'DECISION'
   | 'ERROR'
   | 'FACT'
+  | 'ITEM'
   | 'NOTE'
   | 'PATTERN'
   | 'PREFERENCE'

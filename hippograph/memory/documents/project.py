@@ -28,6 +28,7 @@ from hippograph.memory.documents.engine import (
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.graph.vocabulary import EntityType
+from hippograph.memory.writing.entities import FIXED_BY
 from hippograph.memory.writing.knowledge import record_decision, record_error
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
@@ -89,7 +90,7 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         }
         entries.append(Entry(
             path=path, section="error_history", position=position, keys=list(error),
-            content=f"{fields['error']} — fixed by: {fields['fix']}", attributes=attributes,
+            content=f"{fields['error']}{FIXED_BY}{fields['fix']}", attributes=attributes,
             names=(fields["error"], fields["fix"]), kind="error",
             write=lambda services, a=attributes: recorded(record_error(
                 services, scope, a["error"], fix=a["fix"], tier=Tier.PROJECT, attributes=a,

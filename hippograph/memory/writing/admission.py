@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from hippograph.config import Settings
-from hippograph.graph.vocabulary import EntityType, Tier
+from hippograph.graph.vocabulary import ITEM_KIND, EntityType, Tier
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, RawTurnRefused
 from hippograph.memory.recall import lucene
 from hippograph.memory.tiers import Scope, capacity, check_caller_id, persistent
@@ -44,6 +44,8 @@ KIND_LABELS: dict[str, str | None] = {
     "technology": "Technology",
     "concept": "Concept",
     "preference": "UserPreference",
+    # A host's stored item (``hippograph.graph.vocabulary.ITEM_KIND``): outside every tier's lifecycle.
+    ITEM_KIND: None,
 }
 
 # Two or more lines that open with a speaker ("User: …", "assistant: …") read as a raw transcript.
@@ -90,6 +92,11 @@ class Admitted:
     @property
     def tokens(self) -> int:
         return self.row["tokens"]
+
+    @property
+    def held_tokens(self) -> int:
+        """What it adds to its tier's usage: its tokens, or nothing for a stored item, which counts in no capacity."""
+        return 0 if self.row["kind"] == ITEM_KIND else self.tokens
 
     @property
     def content_hash(self) -> str:
@@ -160,6 +167,16 @@ def content_hash(tier: Tier, scope: Scope, content: str) -> str:
     tier_scope = scope.for_tier(tier)
     normal = re.sub(r"\s+", " ", content).strip().casefold()
     key = "\x1f".join([tier.value, tier_scope.project_id or "", tier_scope.session_id or "", normal])
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def item_hash(tier: Tier, scope: Scope, content: str, attributes: str | None, request_id: str | None) -> str:
+    """Identity of a stored item: exactly its text and its value, under its request. A retry of the request
+    hashes the same; no other write does, so an item is never an echo of another (two keys whose texts
+    differ only in case, or agree, are two items)."""
+    tier_scope = scope.for_tier(tier)
+    key = "\x1f".join([ITEM_KIND, tier.value, tier_scope.project_id or "", tier_scope.session_id or "",
+                       request_id or str(uuid.uuid4()), content, attributes or ""])
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -248,12 +265,15 @@ def admit(
         )
         tier_scope = scope.for_tier(item.tier)
         cap = capacity(settings, item.tier)
-        count = check_fits(item.tier, tokens.count(scrubbed.text), cap)
+        count = tokens.count(scrubbed.text)
+        if item.kind != ITEM_KIND:
+            check_fits(item.tier, count, cap)
         label = KIND_LABELS[item.kind]
         # The entity a record is about comes first: its row is the one the memory RECORDS.
         wanted = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
                   *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else [])]
         entities = entity_rows(scope, item.tier, wanted)
+        stored_attributes = json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None
         admitted.append(Admitted(
             row={
                 "id": str(uuid.uuid4()),
@@ -269,8 +289,9 @@ def admit(
                 "relevance": float(item.relevance),
                 "tokens": count,
                 "summaryTokens": None,
-                "attributes": json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None,
-                "contentHash": content_hash(item.tier, scope, scrubbed.text),
+                "attributes": stored_attributes,
+                "contentHash": item_hash(item.tier, scope, scrubbed.text, stored_attributes, request_id)
+                if item.kind == ITEM_KIND else content_hash(item.tier, scope, scrubbed.text),
                 "speaker": speaker_of(attributes.value),
                 "requestId": request_id,
                 "embedding": None,

@@ -54,6 +54,9 @@ _STOP = frozenset(
 )
 # What a sentence opens after, besides the text's start and a line break: a sentence's end or an opening quote.
 _SENTENCE_BEFORE = frozenset('.!?"“(')
+# How an error's memory says its fix (``record_error``, a project document's errors): the fix is a sentence of
+# its own, so its first word ("— fixed by: Set maxmemory-policy …") is no name.
+FIXED_BY = " — fixed by: "
 # A speaker's label opening a line of a transcript ("Caroline: ", "Dr Smith: "), a word or two.
 _LABEL = re.compile(r"[^\W\d_][\w'.-]*(?: [\w'.-]+)?:\s*")
 _LOOK_BACK = 48
@@ -94,7 +97,7 @@ def _opens_sentence(text: str, start: int) -> bool:
     short one."""
     before = text[max(0, start - _LOOK_BACK):start]
     said = before.rstrip()
-    if not said or said[-1] in _SENTENCE_BEFORE or "\n" in before[len(said):]:
+    if not said or said[-1] in _SENTENCE_BEFORE or said.endswith(FIXED_BY.strip()) or "\n" in before[len(said):]:
         return True
     line_start = before.rfind("\n") + 1
     return (line_start > 0 or start <= _LOOK_BACK) and _LABEL.fullmatch(before[line_start:]) is not None

@@ -29,6 +29,7 @@ from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import outcomes, scrubbing
 from hippograph.memory.writing.admission import MemoryInput, entity_row
+from hippograph.memory.writing.entities import FIXED_BY
 from hippograph.memory.writing.store import remember
 from hippograph.memory.writing.writer import Remembered
 
@@ -105,7 +106,7 @@ def record_error(
     request_id: str | None = None,
 ) -> Recorded:
     """Store an error; with ``fix`` add (error)-[:SOLVED_BY]->(fix decision); with ``caused_by`` (decision)-[:CAUSED]->(error)."""
-    content = error if not fix else f"{error} — fixed by: {fix}"
+    content = error if not fix else f"{error}{FIXED_BY}{fix}"
     if caused_by:
         scrubbing.check_id("causedBy", caused_by)
     related: dict[str, str] = {}

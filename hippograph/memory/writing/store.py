@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from hippograph.memory.services import Services
@@ -31,7 +31,8 @@ def remember(
 
 def bulk_import(
     services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[str, ...]]:
     """Store many memories fast, under the same rules, refusing rather than compressing; returns, in
     input order, the ids each item is stored as (one, or a long turn's parts)."""
-    return services.writer.bulk(services.settings, scope, items, now)
+    return services.writer.bulk(services.settings, scope, items, now, progress)

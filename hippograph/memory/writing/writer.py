@@ -42,7 +42,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.errors import CapacityExceeded, DeadlinePassed, InvalidInput, NotFound, OutcomeUnknown
 from hippograph.memory.grouping import Grouped
-from hippograph.memory.tiers import Scope, capacity, trigger
+from hippograph.memory.tiers import Scope, capacity, capacity_setting, trigger
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.writing import admission, compression, outcomes, scrubbing
 from hippograph.memory.writing.admission import KEEP, Admitted, Keep, MemoryInput
@@ -60,8 +60,8 @@ BULK_BATCH = 500
 STORE_FAILURES = (DriverError, TransientError, DatabaseError, OutcomeUnknown)
 
 # Writes that refuse rather than compress, and what they tell the caller to do instead.
-IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity, forget memories, "
-                          "or import less")
+IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity ({setting}, for the "
+                          "server and every command alike, since each reads it apart), forget memories, or import less")
 EDITS_NEVER_COMPRESS = "an edit never rewrites other memories: shorten it, or forget something first"
 
 
@@ -305,7 +305,7 @@ class Writer:
                 events.append((user_id, "remember", [seen[0]], _repeat_detail(seen[1])))
         together: list[list[int]] = []
         for (_, tier, tier_scope), indexes in fresh.items():
-            incoming = sum(writes[i].admitted.tokens for i in indexes)
+            incoming = sum(writes[i].admitted.held_tokens for i in indexes)
             if past_trigger(tx, tier_scope, tier, incoming, writes[indexes[0]].admitted.capacity) is None:
                 together.append(indexes)
             else:
@@ -342,7 +342,7 @@ class Writer:
             if write.then is not None and not retry:  # a retry's work was done by the write it repeats
                 write.then(tx, repeated)
             return repeated
-        plan = self._make_room(tx, write.tier_scope, write.tier, admitted.tokens, admitted.capacity)
+        plan = self._make_room(tx, write.tier_scope, write.tier, admitted.held_tokens, admitted.capacity)
         if plan is not None:
             known.drop(plan)
         memory_cypher.create_memories(tx, [admitted.row])
@@ -401,12 +401,14 @@ class Writer:
 
     def bulk(
         self, settings: Settings, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> list[tuple[str, ...]]:
         """Store many memories fast: batches of ``BULK_BATCH`` embedded in one pass and written in one
         transaction each, the next batch embedded while the current one is written. A long
         conversation turn is stored as its parts (``hippograph.memory.writing.turns``). A batch that
         would pass a tier's trigger is refused whole, never compressed. Returns, in input order, the
-        ids of the memories each item is stored as (one, or a long turn's parts)."""
+        ids of the memories each item is stored as (one, or a long turn's parts); ``progress(done, total)``
+        hears of each batch written, in stored parts."""
         at = now or datetime.now(timezone.utc)
         origins, parts = [], []
         for index, item in enumerate(items):
@@ -424,6 +426,8 @@ class Writer:
                     upcoming = ahead.submit(self._admit, settings, scope, batches[index + 1], now)
                 with self.driver.session(database=self.database) as session:
                     ids.extend(outcomes.write(session, self._write_batch, scope, admitted))
+                if progress is not None:
+                    progress(len(ids), len(parts))
         stored: list[list[str]] = [[] for _ in items]
         for origin, memory_id in zip(origins, ids):
             stored[origin].append(memory_id)
@@ -445,7 +449,7 @@ class Writer:
         for each in fresh:
             incoming.setdefault(Tier(each.row["tier"]), []).append(each)
         for tier, memories in incoming.items():
-            refuse_past_trigger(tx, scope.for_tier(tier), tier, sum(m.tokens for m in memories), memories[0].capacity,
+            refuse_past_trigger(tx, scope.for_tier(tier), tier, sum(m.held_tokens for m in memories), memories[0].capacity,
                                 "importing", IMPORTS_NEVER_COMPRESS)
         memory_cypher.create_memories(tx, [each.row for each in fresh])
         self._attach(tx, scope.user_id, fresh)
@@ -567,7 +571,8 @@ def refuse_past_trigger(
     if used is not None:
         raise CapacityExceeded(
             f"{what} adds {incoming} tokens to the {tier.value} tier, which holds {used} of {cap}: that passes its "
-            f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and {instead}"
+            f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and "
+            + instead.format(setting=capacity_setting(tier))
         )
 
 

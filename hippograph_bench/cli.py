@@ -54,6 +54,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="the extracted rows: read from ROWS.npz when it exists (no extraction), else "
                           "extracted and written there; a later fit of the same data and model starts from them")
 
+    regather = kinds.add_parser("report", help="write each FOLDER's REPORT.md again from the results in it "
+                                               "(after a change to the report, or of the default model)")
+    regather.add_argument("folders", nargs="+", metavar="FOLDER")
+
     deadlines = kinds.add_parser("deadlines", help="how soon answers come when answering is hard: a start, hostile "
                                  "requests, a burst stuck past its deadline, Neo4j unreachable")
     deadlines.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes")
@@ -100,6 +104,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.services import open_services
     from hippograph_bench import report
 
+    if args.bench == "report":
+        print(f"wrote {', '.join(str(report.gather(Path(folder))) for folder in args.folders)}")
+        return 0
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
@@ -152,6 +159,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                     fit.save(rows, rows_file, settings.embedding_model)
             result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [Path(p).name for p in args.data]
+            result["model"] = settings.embedding_model
         elif args.bench == "api":
             from hippograph_bench import api
 

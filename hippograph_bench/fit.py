@@ -25,8 +25,8 @@ fold is fitted on its own turns. ``leave-one-conversation-out``: for each fold, 
 on the others is scored on it alone; the pooled result says how the fit does on a conversation it
 was not fitted on, over every set together and over each set apart. Each signal is checked the same way with it left out (its
 weight, or its boost, 0) and the rest refitted (``without``): what it earns held out.
-``reliability``: held out, the share of relevant candidates per band of the score — whether a
-score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
+``reliability``: held out, the share of relevant candidates per band of the score — how likely a
+score above hybrid's floor (``summary_above``, 0.1) or its full-entry line (``full_above``, 0.5) is relevant.
 """
 
 from __future__ import annotations
@@ -60,12 +60,10 @@ TIME = "time"
 # The period boosts the grid tries: a memory written in a period the question names scores (1 + boost) times its sum.
 PERIOD_BOOSTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 PERIOD = "period"
-# Bands of the hybrid score for the reliability table: the gates sit at 0.3 and 0.5.
+# Bands of the hybrid score for the reliability table.
 BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
 # Ranks the metrics look at (recall@20 is the deepest).
 DEPTH = 20
-# The carries the check of carrying tries (``carrying``).
-CARRIES = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95)
 # The grid step of the check of relation's parts (``relation_parts``): three grids, so a coarser one.
 PARTS_STEP = 0.1
 # A set with fewer questions in a fit does not vote in the worst-set choice (its mean is too noisy to
@@ -88,7 +86,7 @@ class Rows:
     style: str = Style.QUESTION.value
     kind: str = ""
     # (candidates, 2): relation's two parts, entity relation and neighbour (relation is their mean), which
-    # the checks of ``carrying`` and of relation's parts re-weigh.
+    # the check of relation's parts re-weighs, and whose neighbour part a carry scores (``Table.scores``).
     parts: np.ndarray | None = None
     relevant: np.ndarray = field(init=False)
 
@@ -283,26 +281,6 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     return bands
 
 
-def carrying(table: Table, folds: Sequence[dict[str, Any]], floor: float) -> dict[str, Any]:
-    """Held out, what carrying adds to a question's weighing (a strong match's session neighbour scoring
-    at least the carry times that match's strength, as statements are weighed): per fold, with the point
-    fitted on the other folds, the carry of ``CARRIES`` chosen by the worst set on the other folds,
-    scored on the fold."""
-    pooled = {k: np.zeros(len(table.evidence)) for k in metrics.METRICS}
-    chosen = []
-    for fold in folds:
-        point, test = Point.of(fold), table.conversations == fold["held_out"]
-        options = [table.per_question(point, floor, carry) for carry in CARRIES]
-        names = np.unique(table.datasets[~test])
-        groups = [~test & (table.datasets == name) for name in names]
-        sums = np.array([[objective(option)[group].sum() for group in groups] for option in options])
-        pick = by_worst_set(sums, np.array([group.sum() for group in groups], dtype=np.float64), names)
-        chosen.append(CARRIES[pick])
-        for k in pooled:
-            pooled[k][test] = options[pick][k][test]
-    return {"carries": list(CARRIES), "chosen": chosen, "pooled": pooled}
-
-
 def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
     """The point fitted on the rows of the styles the hybrid profile weighs by its default fusion, a
     leave-one-conversation-out check (with what a score means held out), and the same check with each
@@ -319,7 +297,6 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
     folds, pooled = held_out(grid_, floor)
     without = {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)}
     in_sample = table.per_question(point, floor)
-    carried = carrying(table, folds, floor)
     parts = relation_parts(rows, floor)
 
     def per_set(name: str) -> dict[str, Any]:
@@ -327,11 +304,9 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
         return {"questions": int(mine.sum()), "in_sample": mean(in_sample, mine),
                 "leave_one_conversation_out": mean(pooled, mine),
                 "without": {signal: mean(scores, mine) for signal, scores in without.items()},
-                "carrying": mean(carried["pooled"], mine),
                 "relation_parts": {name_: mean(scores, mine) for name_, scores in parts.items()},
                 "kinds": {kind: {"questions": int((mine & (table.kinds == kind)).sum()),
-                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind)),
-                                 "carrying": mean(carried["pooled"], mine & (table.kinds == kind))}
+                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind))}
                           for kind in sorted(set(table.kinds[mine]))}}
 
     return {
@@ -349,7 +324,6 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
         "folds": folds,
         "reliability": reliability(table, folds),
         "without": {signal: mean(scores) for signal, scores in without.items()},
-        "carrying": {"carries": carried["carries"], "chosen": carried["chosen"], "results": mean(carried["pooled"])},
         "relation_parts_step": PARTS_STEP,
         "relation_parts": {name: mean(scores) for name, scores in parts.items()},
         "sets": {name: per_set(name) for name in dict.fromkeys(r.dataset for r in rows)},

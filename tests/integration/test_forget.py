@@ -42,7 +42,7 @@ FORGOTTEN_WORDS = ["quokkaverse", "zebrafinch", "marmosetine", "wallabyish", "na
 KEPT_TURNS = [("Ben", "The invoice export runs nightly and writes the ledger to the archive bucket.")]
 
 ALL_PROPERTIES = """
-MATCH (n) RETURN 'node ' + labels(n)[0] AS place, n {.*, embedding: null, sketch: null} AS properties
+MATCH (n) RETURN 'node ' + labels(n)[0] AS place, n {.*, embedding: null} AS properties
 UNION ALL
 MATCH ()-[r]->() RETURN 'relationship ' + type(r) AS place, properties(r) AS properties
 """

@@ -11,7 +11,7 @@ import pytest
 
 from hippograph_bench.data import Conversation, DataSet, Turn
 from hippograph_bench.fit import (
-    MIN_SET_QUESTIONS, PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, carrying, conversation_folds, fit, held_out,
+    MIN_SET_QUESTIONS, PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, conversation_folds, fit, held_out,
     load, relation_parts, save,
 )
 
@@ -119,22 +119,6 @@ def test_the_point_kept_is_chosen_by_the_worst_set_not_the_mean() -> None:
     assert max(shortfalls(point)) <= min(max(shortfalls(p)) for p in grid.points) + 1e-9
     assert max(shortfalls(point)) < max(shortfalls(by_mean))
     assert point.weights[1] > by_mean.weights[1]
-
-
-def test_carrying_is_chosen_held_out_where_the_answer_follows_a_strong_match() -> None:
-    made = rows(decided_by=TIME)
-    for r in made:
-        r.features[:, len(SIGNALS)] = 0.0  # no time match: the relevant candidate is found by nothing but its neighbour
-        r.parts = np.zeros((10, 2))
-        r.parts[0, 1] = 1.0  # it follows the strongest match
-        r.parts[1:9, 1] = 0.2
-    table = Table(made)
-    folds, plain = held_out(Grid(table, step=0.25), float("-inf"))
-    carried = carrying(table, folds, float("-inf"))
-    assert all(carry > 0 for carry in carried["chosen"])
-    assert carried["pooled"]["hit@1"].mean() > plain["hit@1"].mean() + 0.5
-    # Where no neighbour stands out, carrying changes nothing and none is chosen.
-    assert carrying(Table(rows()), folds, float("-inf"))["chosen"] == [0.0] * len(folds)
 
 
 def test_relation_parts_are_each_checked_held_out() -> None:

@@ -49,7 +49,7 @@ def test_hanzo_is_the_paper() -> None:
     assert hanzo.sources == frozenset({Source.VECTOR})
 
 
-def test_hybrid_is_the_default_and_uses_all_four_signals() -> None:
+def test_hybrid_is_the_default_and_weighs_vector_keyword_and_relation() -> None:
     hybrid = get_profile(None)
     assert hybrid.name == "hybrid"
     weights = hybrid.weights

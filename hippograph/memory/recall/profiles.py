@@ -113,6 +113,7 @@ RECALL_BUDGETS: Mapping[Priority, Budget] = MappingProxyType({
 })
 
 
+
 class Selection(str, Enum):
     # Full entry above full_above, compressed summary above summary_above, otherwise skipped.
     THRESHOLD = "threshold"
@@ -225,8 +226,6 @@ class RecallProfile:
         for name, value in counts.items():
             if value < 0:
                 raise ProfileError(f"{name} must not be negative, got {value}")
-        if vector.rescore_k < vector.k:
-            raise ProfileError(f"rescore_k ({vector.rescore_k}) must be at least the vector branch's k ({vector.k})")
         if not self.sources:
             raise ProfileError(f"profile {self.name!r} has no candidate source")
 

@@ -20,7 +20,7 @@ EntityType = strawberry.enum(_EntityType, description="The six entity types of t
 EdgeType = strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
 ProfileName = strawberry.enum(
     vocabulary.ProfileName, name="RecallProfile",
-    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) all four signals.",
+    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, keyword and relation, weighed by the query's style.",
 )
 MemoryKind = strawberry.enum(
     vocabulary.MemoryKind,

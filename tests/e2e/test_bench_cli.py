@@ -69,6 +69,7 @@ def test_a_fit_is_shipped_to_the_file_named_and_nowhere_else(tmp_path: Path) -> 
 
 
 # Two cold starts of the server (its warm-up) are most of it: minutes on a loaded 2-core machine.
+@pytest.mark.neo4j
 @pytest.mark.timeout(1500)
 def test_a_short_soak_loses_nothing_across_a_kill_of_each_part(tmp_path: Path) -> None:
     # Its own Neo4j in tmp_path, on free ports: the session's Neo4j is not touched. Two minutes: the first

@@ -27,6 +27,8 @@ import pytest
 
 from hippograph_bench.server import free_port, running_server
 
+pytestmark = pytest.mark.neo4j
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 # The test Neo4j's settings, which must not reach the installed copy: it gets its own server and state.
 CLEARED = ("HIPPOGRAPH_STATE_DIR", "HIPPOGRAPH_MIGRATIONS_DIR", "NEO4J_URI", "HIPPOGRAPH_NEO4J_BOLT_PORT",

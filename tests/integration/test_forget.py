@@ -26,6 +26,8 @@ from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import append_turn
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 S1 = Scope("alice", "shop", "s1")
 S2 = Scope("alice", "shop", "s2")

@@ -295,6 +295,14 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         text.append(_table(["set", *names], [
             [name, *(_three(per["relation_parts"][part]) for part in names)] for name, per in sets.items()
         ]))
+    if "styles" in result:
+        text.append("Each style hybrid weighs its own way, fitted the same way on its own queries (grids as "
+                    "widened); held out, recall@10 / hit@1 / ndcg@5:\n")
+        text.append(_table(["style", "queries", "weights", "time boost", "period boost", "carry", "held out"], [
+            [name, fitted["questions"], ", ".join(str(v) for v in fitted["weights"].values()), fitted["time_boost"],
+             fitted["period_boost"], fitted["carry"], _three(fitted["leave_one_conversation_out"])]
+            for name, fitted in result["styles"].items()
+        ]))
     return "\n".join(text)
 
 

@@ -253,14 +253,16 @@ WITH m, sources,
      CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
      // A style that carries ($carry) scores a strong match's neighbour at least $carry times that match's
      // strength: a candidate in its own right, not only a share of relation (a cue and the turn after it).
-     CASE WHEN neighbour IS NULL THEN 0.0 ELSE $carry * neighbour END AS carried
-WITH m, sources, cosine, keyword, entityRelation, neighbour, carried,
+     CASE WHEN neighbour IS NULL THEN 0.0 ELSE $carry * neighbour END AS carried,
+     // The match's strength a neighbour would carry at a carry of 1 (what bench fit fits a carry on).
+     coalesce(neighbour, 0.0) AS strength
+WITH m, sources, cosine, keyword, entityRelation, neighbour, carried, strength,
      // With neighbours on, relation is the mean of its two parts (a hub entity must not drown the timeline).
      CASE WHEN $seedK > 0 THEN (entityRelation + neighbour) / 2.0 ELSE entityRelation END AS relation,
      CASE WHEN cosine IS NULL THEN null WHEN cosine < 0 THEN 0.0 ELSE cosine END AS vector,
      // A memory's age is read only where the style weighs it; a returned row's is read at the end.
      CASE WHEN $weights.recency > 0 THEN __RECENCY__ ELSE 0.0 END AS recency
-WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried, strength,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
        + $weights.recency * recency + $weights.relation * relation AS weighted
 // Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum; one
@@ -268,13 +270,13 @@ WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, c
 // can change what comes back: a memory whose score can be at most its sum boosted all it can be
 // ($mostBoost) or what it carries, and that is under the floor or under the limit-th best of what the
 // scores are at least (which the result's last score is at least), is left out.
-WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried, weighted,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried, strength, weighted,
      CASE WHEN carried > weighted * $mostBoost THEN carried ELSE weighted * $mostBoost END AS most,
      CASE WHEN carried > weighted THEN carried ELSE weighted END AS least
 WHERE most > $floor
 WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword,
               relation: relation, entityRelation: entityRelation, neighbour: neighbour, carried: carried,
-              weighted: weighted, most: most, least: least}) AS rows
+              strength: strength, weighted: weighted, most: most, least: least}) AS rows
 CALL (rows) {
   UNWIND rows AS row
   WITH row.least AS least ORDER BY least DESC LIMIT $limit
@@ -285,20 +287,20 @@ UNWIND rows AS row
 WITH row, cut WHERE cut IS NULL OR row.most >= cut
 WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
      row.relation AS relation, row.entityRelation AS entityRelation,
-     row.neighbour AS neighbour, row.carried AS carried, row.weighted AS weighted,
+     row.neighbour AS neighbour, row.carried AS carried, row.strength AS strength, row.weighted AS weighted,
      CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
      CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
-WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
      weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS boosted
-WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
      CASE WHEN carried > boosted THEN carried ELSE boosted END AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
-WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, score,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength, score,
      __RECENCY__ AS recency
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, entityRelation, neighbour, score, sources, __COMPONENTS__
+       cosine, entityRelation, neighbour, strength, score, sources, __COMPONENTS__
 """
 
 

@@ -69,6 +69,8 @@ class Candidate:
     # The two parts of relation: distance to the query's entities, neighbour of a strong match.
     entity_relation: float = 0.0
     neighbour: float = 0.0
+    # The strength of the strong match it neighbours (0: none), which a carry multiplies (``carried``).
+    strength: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -330,6 +332,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
         sources=tuple(sorted(set(row["sources"]))),
         entity_relation=float(row["entityRelation"]),
         neighbour=float(row["neighbour"]),
+        strength=float(row["strength"]),
     )
 
 

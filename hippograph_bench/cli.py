@@ -48,11 +48,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="at most N conversations of each file, evenly spread over it (default: all)")
     fit.add_argument("--ship", metavar="FILE",
                      help="also write the fit to FILE, for the hybrid profile to read (in a checkout: "
-                          "hippograph/resources/hybrid_fit.json); it fits how a question is weighed, so the styles "
-                          "FILE already weighs otherwise (statements, keyword queries) are kept")
+                          "hippograph/resources/hybrid_fit.json): every fusion it ships, questions, keyword "
+                          "queries and statements, each fitted on its own queries")
     fit.add_argument("--rows", metavar="ROWS.npz",
                      help="the extracted rows: read from ROWS.npz when it exists (no extraction), else "
                           "extracted and written there; a later fit of the same data and model starts from them")
+
+    regather = kinds.add_parser("report", help="write each FOLDER's REPORT.md again from the results in it "
+                                               "(after a change to the report, or of the default model)")
+    regather.add_argument("folders", nargs="+", metavar="FOLDER")
 
     deadlines = kinds.add_parser("deadlines", help="how soon answers come when answering is hard: a start, hostile "
                                  "requests, a burst stuck past its deadline, Neo4j unreachable")
@@ -107,6 +111,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.progress import opening
     from hippograph_bench import report
 
+    if args.bench == "report":
+        print(f"wrote {', '.join(str(report.gather(Path(folder))) for folder in args.folders)}")
+        return 0
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                     fit.save(rows, rows_file, settings.embedding_model)
             result = fit.fit(rows, floor=PROFILES["hybrid"].gates.summary_above)
             result["data"] = [Path(p).name for p in args.data]
+            result["model"] = settings.embedding_model
         elif args.bench == "api":
             from hippograph_bench import api
 
@@ -182,9 +190,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     shipped = []
     if args.bench == "fit" and args.ship:
         ship = Path(args.ship)
-        # bench fit weighs every query as a question; the fits of the other styles stay as shipped.
-        styles = json.loads(ship.read_text()).get("styles", {}) if ship.exists() else {}
-        ship.write_text(json.dumps({**result, "styles": styles}, indent=2, default=str) + "\n")
+        ship.write_text(json.dumps(result, indent=2, default=str) + "\n")
         shipped.append(ship)
     if args.bench == "api":
         from hippograph_bench import api

@@ -9,9 +9,11 @@ over the simplex of ``SIGNALS`` (weights ≥ 0, step 0.05, summing to 1) times t
 ranks its candidates by exactly that score, and no component depends on the weights or the boosts,
 the offline ranking is what recall returns with them.
 
-What is fitted is how the hybrid profile weighs the queries of the styles it does not weigh its own
-way (``RecallProfile.styles``: statements and keyword queries are not): the questions of the other
-styles are left out of the fit. The point kept is the one chosen by the worst set: of each set with at
+Every fusion the hybrid profile ships is fitted, each on the queries of its styles (``STYLE_FITS``):
+the default on questions and requests (weights, time boost, period boost), keyword queries on every
+question said again as its keywords (weights, period boost), statements (LoCoMo-Plus's triggers) on
+weights and the carry. A boost's or the carry's grid is widened by its last step whenever the point
+chosen sits on its top edge, so that a chosen value is never the grid's limit. The point kept is the one chosen by the worst set: of each set with at
 least ``MIN_SET_QUESTIONS`` questions in the fit, its shortfall from the best that set could have
 alone (mean Recall@10 + Hit@1 + NDCG@5), and the point whose largest shortfall is smallest (ties: the
 best mean over every question, then the earlier grid point, no boost first). A fit that wins one set
@@ -25,8 +27,8 @@ fold is fitted on its own turns. ``leave-one-conversation-out``: for each fold, 
 on the others is scored on it alone; the pooled result says how the fit does on a conversation it
 was not fitted on, over every set together and over each set apart. Each signal is checked the same way with it left out (its
 weight, or its boost, 0) and the rest refitted (``without``): what it earns held out.
-``reliability``: held out, the share of relevant candidates per band of the score — whether a
-score above the 0.3 / 0.5 gates is as likely relevant as the gates assume.
+``reliability``: held out, the share of relevant candidates per band of the score — how likely a
+score above hybrid's floor (``summary_above``, 0.1) or its full-entry line (``full_above``, 0.5) is relevant.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +50,7 @@ from hippograph.memory.recall.profiles import PROFILES, RecallProfile
 from hippograph.memory.services import Services
 from hippograph.progress import Progress
 from hippograph_bench import metrics
-from hippograph_bench.data import DataSet
+from hippograph_bench.data import Conversation, DataSet, Question
 from hippograph_bench.locomo import ask, bench_services, forgotten_after, ingest, questions
 
 STEP = 0.05
@@ -60,14 +63,20 @@ TIME = "time"
 # The period boosts the grid tries: a memory written in a period the question names scores (1 + boost) times its sum.
 PERIOD_BOOSTS = (0.0, 0.25, 0.5, 0.75, 1.0)
 PERIOD = "period"
-# Bands of the hybrid score for the reliability table: the gates sit at 0.3 and 0.5.
+# The carries the grid tries for statements: a strong match's session neighbour scores at least carry times
+# that match's strength (a cue and the turn after it).
+CARRIES = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 1.0)
+CARRY = "carry"
+# A grid whose chosen value sits on its top edge is widened by its last step, at most this many times.
+MOST_WIDENINGS = 20
+# Bands of the hybrid score for the reliability table.
 BANDS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
 # Ranks the metrics look at (recall@20 is the deepest).
 DEPTH = 20
-# The carries the check of carrying tries (``carrying``).
-CARRIES = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95)
 # The grid step of the check of relation's parts (``relation_parts``): three grids, so a coarser one.
 PARTS_STEP = 0.1
+# A row's parts: entity relation, neighbour, and the strength a carry multiplies.
+PARTS = 3
 # A set with fewer questions in a fit does not vote in the worst-set choice (its mean is too noisy to
 # steer by); it still counts in the tie-break's mean.
 MIN_SET_QUESTIONS = 30
@@ -87,8 +96,9 @@ class Rows:
     dataset: str = ""
     style: str = Style.QUESTION.value
     kind: str = ""
-    # (candidates, 2): relation's two parts, entity relation and neighbour (relation is their mean), which
-    # the checks of ``carrying`` and of relation's parts re-weigh.
+    # (candidates, 3): relation's two parts, entity relation and neighbour (relation is their mean), which
+    # the check of relation's parts re-weighs, and the strength of the strong match the candidate neighbours,
+    # which a carry multiplies (``Table.scores``, as the statement's ``carried``).
     parts: np.ndarray | None = None
     relevant: np.ndarray = field(init=False)
 
@@ -104,19 +114,62 @@ def extraction_profile(base: RecallProfile | None = None) -> RecallProfile:
 
 @dataclass(frozen=True)
 class Point:
-    """One grid point: the four weights, the time boost and the period boost."""
+    """One grid point: the weights, the time boost, the period boost and the carry."""
 
     weights: tuple[float, ...]
     boost: float
     period: float
+    carry: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost, "period_boost": self.period}
+        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost, "period_boost": self.period,
+                "carry": self.carry}
 
     @classmethod
     def of(cls, fitted: Mapping[str, Any]) -> Point:
         """The point ``as_dict`` gave."""
-        return cls(tuple(fitted["weights"][signal] for signal in SIGNALS), fitted["time_boost"], fitted["period_boost"])
+        return cls(tuple(fitted["weights"][signal] for signal in SIGNALS), fitted["time_boost"], fitted["period_boost"],
+                   fitted.get("carry", 0.0))
+
+
+@dataclass(frozen=True)
+class Grids:
+    """What a fit tries beside the weights: time boosts, period boosts and carries (one value: not fitted)."""
+
+    boosts: tuple[float, ...] = (0.0,)
+    periods: tuple[float, ...] = (0.0,)
+    carries: tuple[float, ...] = (0.0,)
+
+    def on_edge(self, point: Point) -> Grids | None:
+        """These grids widened where ``point`` sits on a top edge (the best may lie past it), else None."""
+        chosen = {"boosts": point.boost, "periods": point.period, "carries": point.carry}
+        wider = {name: (*values, round(values[-1] + values[-1] - values[-2], 4))
+                 for name, values in ((name, getattr(self, name)) for name in chosen)
+                 if len(values) > 1 and chosen[name] == values[-1]}
+        return replace(self, **wider) if wider else None
+
+    def varied(self) -> tuple[str, ...]:
+        """The boosts (``TIME``, ``PERIOD``) and ``CARRY`` this fit tries more than one value of."""
+        return tuple(name for name, values in ((TIME, self.boosts), (PERIOD, self.periods), (CARRY, self.carries))
+                     if len(values) > 1)
+
+
+@dataclass(frozen=True)
+class StyleFit:
+    """A fusion bench fit ships: the query styles whose rows it is fitted on, and what it tries."""
+
+    styles: frozenset[str]
+    grids: Grids
+
+
+# Every fusion the hybrid profile ships (``hippograph/resources/hybrid_fit.json``): the default, fitted on
+# questions and requests, and each style weighed its own way (``RecallProfile.styles``). No keyword query
+# asks when (every way of asking holds a stop word), so keywords try no time boost; statements carry.
+DEFAULT_FIT = StyleFit(frozenset({Style.QUESTION.value, Style.REQUEST.value}), Grids(BOOSTS, PERIOD_BOOSTS))
+STYLE_FITS = {
+    Style.KEYWORDS.value: StyleFit(frozenset({Style.KEYWORDS.value}), Grids(periods=PERIOD_BOOSTS)),
+    Style.STATEMENT.value: StyleFit(frozenset({Style.STATEMENT.value}), Grids(carries=CARRIES)),
+}
 
 
 class Table:
@@ -127,10 +180,10 @@ class Table:
         self.features = np.zeros((len(rows), width, len(SIGNALS) + 2))
         self.found = np.zeros((len(rows), width), dtype=bool)
         self.relevant = np.zeros((len(rows), width), dtype=bool)
-        self.neighbour = np.zeros((len(rows), width))
+        self.strength = np.zeros((len(rows), width))
         for i, r in enumerate(rows):
             self.features[i, :len(r.dia_ids)] = r.features
-            self.neighbour[i, :len(r.dia_ids)] = _parts(r)[:, 1]
+            self.strength[i, :len(r.dia_ids)] = _parts(r)[:, 2]
             self.found[i, :len(r.dia_ids)] = True
             self.relevant[i, :len(r.dia_ids)] = r.relevant
         self.evidence = np.array([len(r.evidence) for r in rows], dtype=np.float64)
@@ -140,18 +193,17 @@ class Table:
         self.discounts = 1.0 / np.log2(np.arange(2, 7))
         self.ideal = np.array([self.discounts[:int(min(n, 5))].sum() for n in self.evidence])
 
-    def scores(self, point: Point, carry: float = 0.0) -> np.ndarray:
-        """(questions, candidates): each candidate's score at ``point``; with ``carry``, at least carry
+    def scores(self, point: Point) -> np.ndarray:
+        """(questions, candidates): each candidate's score at ``point``; with its carry, at least carry
         times the strength of the strong match it neighbours, as the recall statement scores it."""
         summed = self.features[..., :len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
         boosted = (summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
                    * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
-        return np.maximum(boosted, carry * self.neighbour) if carry else boosted
+        return np.maximum(boosted, point.carry * self.strength) if point.carry else boosted
 
-    def per_question(self, point: Point, floor: float = float("-inf"), carry: float = 0.0) -> dict[str, np.ndarray]:
-        """Each metric of ``hippograph_bench.metrics.METRICS`` per question, ranked at ``point`` (and
-        ``carry``) above ``floor``."""
-        scores = np.where(self.found, self.scores(point, carry), -np.inf)
+    def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
+        """Each metric of ``hippograph_bench.metrics.METRICS`` per question, ranked at ``point`` above ``floor``."""
+        scores = np.where(self.found, self.scores(point), -np.inf)
         # Ties keep the rows' order (the recall statement's), as a stable sort of the statement's list does.
         order = np.argsort(-scores, axis=1, kind="stable")[:, :DEPTH]
         kept = np.take_along_axis(scores, order, axis=1) > floor
@@ -175,17 +227,19 @@ def grid(step: float = STEP) -> list[tuple[float, ...]]:
     ]
 
 
-def points(step: float = STEP) -> list[Point]:
-    """Every grid point, no boost first (so that a tie keeps the plainer fit)."""
-    return [Point(weights, boost, period) for period in PERIOD_BOOSTS for boost in BOOSTS for weights in grid(step)]
+def points(step: float = STEP, grids: Grids = DEFAULT_FIT.grids) -> list[Point]:
+    """Every grid point, no boost or carry first (so that a tie keeps the plainer fit)."""
+    return [Point(weights, boost, period, carry) for carry in grids.carries for period in grids.periods
+            for boost in grids.boosts for weights in grid(step)]
 
 
 class Grid:
     """Every grid point's objective summed per fold and set (a cell), computed once for all the fits made of them."""
 
-    def __init__(self, table: Table, step: float = STEP) -> None:
+    def __init__(self, table: Table, step: float = STEP, grids: Grids = DEFAULT_FIT.grids) -> None:
         self.table = table
-        self.points = points(step)
+        self.grids = grids
+        self.points = points(step, grids)
         self.folds, fold_of = np.unique(table.conversations, return_inverse=True)
         self.sets, set_of = np.unique(table.datasets, return_inverse=True)
         cells, cell_of = np.unique(fold_of * len(self.sets) + set_of, return_inverse=True)
@@ -229,6 +283,8 @@ def _gives_nothing(point: Point, signal: str | None) -> bool:
         return point.boost == 0
     if signal == PERIOD:
         return point.period == 0
+    if signal == CARRY:
+        return point.carry == 0
     return point.weights[SIGNALS.index(signal)] == 0
 
 
@@ -283,55 +339,51 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     return bands
 
 
-def carrying(table: Table, folds: Sequence[dict[str, Any]], floor: float) -> dict[str, Any]:
-    """Held out, what carrying adds to a question's weighing (a strong match's session neighbour scoring
-    at least the carry times that match's strength, as statements are weighed): per fold, with the point
-    fitted on the other folds, the carry of ``CARRIES`` chosen by the worst set on the other folds,
-    scored on the fold."""
-    pooled = {k: np.zeros(len(table.evidence)) for k in metrics.METRICS}
-    chosen = []
-    for fold in folds:
-        point, test = Point.of(fold), table.conversations == fold["held_out"]
-        options = [table.per_question(point, floor, carry) for carry in CARRIES]
-        names = np.unique(table.datasets[~test])
-        groups = [~test & (table.datasets == name) for name in names]
-        sums = np.array([[objective(option)[group].sum() for group in groups] for option in options])
-        pick = by_worst_set(sums, np.array([group.sum() for group in groups], dtype=np.float64), names)
-        chosen.append(CARRIES[pick])
-        for k in pooled:
-            pooled[k][test] = options[pick][k][test]
-    return {"carries": list(CARRIES), "chosen": chosen, "pooled": pooled}
-
-
 def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
-    """The point fitted on the rows of the styles the hybrid profile weighs by its default fusion, a
-    leave-one-conversation-out check (with what a score means held out), and the same check with each
-    signal (and each boost) left out in turn, the rest refitted: what each earns on conversations it was
-    not fitted on; every set together, and each apart."""
-    own_way = {style.value for style in PROFILES["hybrid"].styles}
-    rows = [r for r in rows if r.style not in own_way]
+    """Every fusion the hybrid profile ships, each fitted on its own rows (``fit_style``): the default
+    (``DEFAULT_FIT``) and, under ``styles``, each of ``STYLE_FITS``. What ``bench fit --ship`` writes."""
+    return {**fit_style(rows, DEFAULT_FIT, floor, step),
+            "styles": {name: fit_style(rows, style_fit, floor, step) for name, style_fit in STYLE_FITS.items()}}
+
+
+def fitted_grid(table: Table, grids: Grids, step: float = STEP) -> Grid:
+    """The grid of ``grids`` widened until the point chosen on every fold sits on no top edge of it."""
+    for _ in range(MOST_WIDENINGS):
+        grid_ = Grid(table, step, grids)
+        wider = grids.on_edge(grid_.best(np.ones(len(grid_.folds), dtype=bool)))
+        if wider is None:
+            return grid_
+        grids = wider
+    raise FitError(f"the fit still sits on the edge of its grid after {MOST_WIDENINGS} widenings: {grids}")
+
+
+def fit_style(rows: Sequence[Rows], style_fit: StyleFit, floor: float, step: float = STEP) -> dict[str, Any]:
+    """The point fitted on the rows of ``style_fit``'s styles (its grids widened where the point sat on an
+    edge), a leave-one-conversation-out check (with what a score means held out), and the same check with
+    each signal (and each boost or carry it fits) left out in turn, the rest refitted: what each earns on
+    conversations it was not fitted on; every set together, and each apart."""
+    rows = [r for r in rows if r.style in style_fit.styles]
     if not rows:
-        raise FitError(f"no question to fit: the hybrid profile weighs every query of these sets its own way "
-                         f"({', '.join(sorted(own_way))})")
+        raise FitError(f"no query of the styles {', '.join(sorted(style_fit.styles))} among the rows to fit: every "
+                       "fusion hybrid ships is fitted, so the sets must hold some (LoCoMo-Plus holds statements; "
+                       "every question is also asked as its keywords)")
     table = Table(rows)
-    grid_ = Grid(table, step)
+    grid_ = fitted_grid(table, style_fit.grids, step)
+    grids = grid_.grids
     point = grid_.best(np.ones(len(grid_.folds), dtype=bool))
     folds, pooled = held_out(grid_, floor)
-    without = {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, TIME, PERIOD)}
+    without = {signal: held_out(grid_, floor, signal)[1] for signal in (*SIGNALS, *grids.varied())}
     in_sample = table.per_question(point, floor)
-    carried = carrying(table, folds, floor)
-    parts = relation_parts(rows, floor)
+    parts = relation_parts(rows, floor, grids)
 
     def per_set(name: str) -> dict[str, Any]:
         mine = table.datasets == name
         return {"questions": int(mine.sum()), "in_sample": mean(in_sample, mine),
                 "leave_one_conversation_out": mean(pooled, mine),
                 "without": {signal: mean(scores, mine) for signal, scores in without.items()},
-                "carrying": mean(carried["pooled"], mine),
                 "relation_parts": {name_: mean(scores, mine) for name_, scores in parts.items()},
                 "kinds": {kind: {"questions": int((mine & (table.kinds == kind)).sum()),
-                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind)),
-                                 "carrying": mean(carried["pooled"], mine & (table.kinds == kind))}
+                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind))}
                           for kind in sorted(set(table.kinds[mine]))}}
 
     return {
@@ -341,22 +393,22 @@ def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any
                       "largest shortfall is smallest (ties: the best mean over every question)"),
         "styles_fitted": sorted({r.style for r in rows}),
         "grid_step": step,
-        "time_boosts": list(BOOSTS),
-        "period_boosts": list(PERIOD_BOOSTS),
+        "time_boosts": list(grids.boosts),
+        "period_boosts": list(grids.periods),
+        "carries": list(grids.carries),
         "questions": len(rows),
         "in_sample": mean(in_sample),
         "leave_one_conversation_out": mean(pooled),
         "folds": folds,
         "reliability": reliability(table, folds),
         "without": {signal: mean(scores) for signal, scores in without.items()},
-        "carrying": {"carries": carried["carries"], "chosen": carried["chosen"], "results": mean(carried["pooled"])},
         "relation_parts_step": PARTS_STEP,
         "relation_parts": {name: mean(scores) for name, scores in parts.items()},
         "sets": {name: per_set(name) for name in dict.fromkeys(r.dataset for r in rows)},
     }
 
 
-def relation_parts(rows: Sequence[Rows], floor: float) -> dict[str, np.ndarray]:
+def relation_parts(rows: Sequence[Rows], floor: float, grids: Grids = DEFAULT_FIT.grids) -> dict[str, np.ndarray]:
     """Held out, what each part of relation earns: the leave-one-conversation-out check (at
     ``PARTS_STEP``) with relation as both parts' mean (as served), as its entity part alone (what the
     profile gives without neighbours, ``seed_k`` 0) and as its neighbour part alone (half the neighbour:
@@ -371,7 +423,7 @@ def relation_parts(rows: Sequence[Rows], floor: float) -> dict[str, np.ndarray]:
                 features = r.features.copy()
                 features[:, SIGNALS.index("relation")] = relation(_parts(r))
                 changed.append(replace(r, features=features))
-        found[name] = held_out(Grid(Table(changed), PARTS_STEP), floor)[1]
+        found[name] = held_out(Grid(Table(changed), PARTS_STEP, grids), floor)[1]
     return found
 
 
@@ -415,25 +467,43 @@ def extract(services: Services, sets: Sequence[DataSet]) -> list[Rows]:
                     dia_ids = ingest(services, conversation)
                     started = time.perf_counter()
                     for question in conversation.questions:
-                        style = analyse(question.text, conversation.asked_at(question)).style.value
-                        # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
-                        firsts = {}
-                        for c in ask(services, conversation, question, profile).ranking:
-                            for dia_id in dia_ids.get(c.id, ()):
-                                firsts.setdefault(dia_id, c)
-                        features = np.array([
-                            [c.components.vector or 0.0, c.components.keyword, c.components.relation,
-                             c.components.time, c.components.period]
-                            for c in firsts.values()
-                        ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
-                        parts = np.array([[c.entity_relation, c.neighbour] for c in firsts.values()],
-                                         dtype=np.float64).reshape(-1, 2)
-                        found.append(Rows(fold[data.name, conversation.sample_id], set(question.evidence),
-                                          list(firsts), features, data.name, style, question.kind, parts))
+                        as_keywords = said_as_keywords(question, conversation.asked_at(question))
+                        for asked in filter(None, (question, as_keywords)):
+                            found.append(_row(services, conversation, asked, profile, dia_ids,
+                                              fold[data.name, conversation.sample_id], data.name))
                         shown.advance(1)
                 shown.write(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
                             f"{time.perf_counter() - started:.0f}s")
     return found
+
+
+def said_as_keywords(question: Question, at: datetime) -> Question | None:
+    """A question (or request) said as its keywords, as a person searching types it ("support group
+    caroline"), for the keyword style's fit: the same evidence; None for a query of another style, or one
+    whose keywords do not read as keywords."""
+    analysis = analyse(question.text, at)
+    if analysis.style.value not in DEFAULT_FIT.styles:
+        return None
+    text = " ".join(analysis.keywords)
+    return replace(question, text=text) if text and analyse(text, at).style is Style.KEYWORDS else None
+
+
+def _row(services: Services, conversation: Conversation, question: Question, profile: RecallProfile,
+         dia_ids: Mapping[str, Sequence[str]], fold: str, dataset: str) -> Rows:
+    """The question asked through the recall statement: a row per turn it ranked, with its components."""
+    # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
+    firsts = {}
+    for c in ask(services, conversation, question, profile).ranking:
+        for dia_id in dia_ids.get(c.id, ()):
+            firsts.setdefault(dia_id, c)
+    features = np.array([
+        [c.components.vector or 0.0, c.components.keyword, c.components.relation, c.components.time, c.components.period]
+        for c in firsts.values()
+    ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
+    parts = np.array([[c.entity_relation, c.neighbour, c.strength] for c in firsts.values()],
+                     dtype=np.float64).reshape(-1, PARTS)
+    style = analyse(question.text, conversation.asked_at(question)).style.value
+    return Rows(fold, set(question.evidence), list(firsts), features, dataset, style, question.kind, parts)
 
 
 def save(rows: Sequence[Rows], path: Path, model: str) -> None:
@@ -446,7 +516,7 @@ def save(rows: Sequence[Rows], path: Path, model: str) -> None:
         conversations=np.array([r.conversation for r in rows], dtype=str),
         datasets=np.array([r.dataset for r in rows], dtype=str), styles=np.array([r.style for r in rows], dtype=str),
         kinds=np.array([r.kind for r in rows], dtype=str),
-        parts=np.concatenate([_parts(r) for r in rows]) if rows else np.zeros((0, 2)),
+        parts=np.concatenate([_parts(r) for r in rows]) if rows else np.zeros((0, PARTS)),
         evidence=np.array([json.dumps(sorted(r.evidence)) for r in rows], dtype=str),
     )
 
@@ -459,6 +529,8 @@ def load(path: Path, model: str) -> list[Rows]:
     if str(saved["model"]) != model:
         raise FitError(f"{path} holds rows extracted with {saved['model']}, not {model}: extract again")
     offsets, dia_ids, features, parts = saved["offsets"], saved["dia_ids"].tolist(), saved["features"], saved["parts"]
+    if parts.shape[1:] != (PARTS,):
+        raise FitError(f"{path} holds rows saved before they kept the strength a carry multiplies: extract again")
     return [
         Rows(str(conversation), set(json.loads(str(evidence))), dia_ids[a:b], features[a:b], str(dataset), str(style),
              str(kind), parts[a:b])
@@ -469,4 +541,4 @@ def load(path: Path, model: str) -> list[Rows]:
 
 
 def _parts(rows: Rows) -> np.ndarray:
-    return rows.parts if rows.parts is not None else np.zeros((len(rows.dia_ids), 2))
+    return rows.parts if rows.parts is not None else np.zeros((len(rows.dia_ids), PARTS))

@@ -140,8 +140,7 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
     vector = services.embedder.embed_query(probe)
     profiled = inspection.profiled(
         services.driver, services.database,
-        build_query(hybrid, Scope(group[0].user_id), analyse(probe, now), vector.tolist(), now, list(Tier),
-                    sketch=services.embedder.sketches(vector[None])[0]),
+        build_query(hybrid, Scope(group[0].user_id), analyse(probe, now), vector.tolist(), now, list(Tier)),
     )
     return {
         "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),

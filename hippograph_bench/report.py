@@ -2,7 +2,9 @@
 
 Each command's result gets ``<name>.md`` (and a ``<name>.png`` plot) beside its
 JSON; ``REPORT.md`` in the same folder gathers every result found there
-(``locomo.json``, ``fit.json``, ``latency.json``).
+(``locomo.json``, ``fit.json``, ``latency.json``). Its first line names the models the results were
+measured with, and the default model when that is not one of them; ``hippograph bench report FOLDER``
+writes it again (a test holds every committed one to what it writes).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hippograph.config import DEFAULT_MODEL
 from hippograph_bench import branches
 from hippograph_bench.metrics import METRICS
 
@@ -59,8 +62,23 @@ def write(out: Path, kind: str, result: dict[str, Any]) -> list[Path]:
     return written
 
 
+def models(folder: Path) -> list[str]:
+    """The models the folder's results were measured with (each result's ``model``; other JSON, a data set
+    beside them, names none)."""
+    found = (json.loads(path.read_text()) for path in sorted(folder.glob("*.json")))
+    return sorted({result["model"] for result in found
+                   if isinstance(result, dict) and isinstance(result.get("model"), str)})
+
+
+def title(folder: Path) -> str:
+    measured = models(folder)
+    named = ", ".join(measured) or "no recorded model"
+    default = "" if DEFAULT_MODEL in measured else f" (the default model is {DEFAULT_MODEL})"
+    return f"# hippograph benchmarks: {named}{default}\n"
+
+
 def gather(folder: Path) -> Path:
-    parts = ["# hippograph benchmarks\n",
+    parts = [title(folder),
              "Produced by `hippograph bench …`; every number below is read from the JSON next to this file.\n"]
     for kind, name in SECTIONS:
         path = folder / name
@@ -270,23 +288,6 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         if plot:
             text.append(f"![what each signal earns, held out]({plot})\n")
     sets = result.get("sets", {})
-    if "carrying" in result:
-        carrying = result["carrying"]
-        text.append("Carrying, for the questions: a strong match's session neighbour scoring at least the carry times "
-                    "that match's strength, as statements are weighed. Held out: each fold keeps its weights (fitted "
-                    "on the other conversations) and the carry of "
-                    f"{', '.join(str(c) for c in carrying['carries'])} chosen on the other conversations the same way "
-                    f"(the worst set); the carries chosen: {', '.join(str(c) for c in sorted(set(carrying['chosen'])))}. "
-                    "recall@10 / hit@1 / ndcg@5, without → with:\n")
-        text.append(_table(["set", "questions", "without carrying", "with"], [
-            [name, per["questions"], _three(per["leave_one_conversation_out"]), _three(per["carrying"])]
-            for name, per in sets.items()
-        ]))
-        text.append("The same per kind of question (recall@10, without → with):\n")
-        text.append(_table(["set", "kind", "questions", "recall@10", "with carrying"], [
-            [name, kind, k["questions"], k["leave_one_conversation_out"]["recall@10"], k["carrying"]["recall@10"]]
-            for name, per in sets.items() for kind, k in per.get("kinds", {}).items()
-        ]))
     if "relation_parts" in result:
         text.append("Relation's two parts (relation is their mean): the held-out check, refitted at step "
                     f"{result['relation_parts_step']}, with relation as served (both), as its entity part alone (as "
@@ -295,6 +296,14 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         names = list(result["relation_parts"])
         text.append(_table(["set", *names], [
             [name, *(_three(per["relation_parts"][part]) for part in names)] for name, per in sets.items()
+        ]))
+    if "styles" in result:
+        text.append("Each style hybrid weighs its own way, fitted the same way on its own queries (grids as "
+                    "widened); held out, recall@10 / hit@1 / ndcg@5:\n")
+        text.append(_table(["style", "queries", "weights", "time boost", "period boost", "carry", "held out"], [
+            [name, fitted["questions"], ", ".join(str(v) for v in fitted["weights"].values()), fitted["time_boost"],
+             fitted["period_boost"], fitted["carry"], _three(fitted["leave_one_conversation_out"])]
+            for name, fitted in result["styles"].items()
         ]))
     return "\n".join(text)
 

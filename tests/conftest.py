@@ -18,6 +18,16 @@ CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS
 """
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that reaches Neo4j through the services carries the ``neo4j`` marker, so that
+    ``pytest -m "not neo4j"`` runs without a database; one that does not is refused here."""
+    unmarked = [item.nodeid for item in items
+                if "services" in getattr(item, "fixturenames", ()) and item.get_closest_marker("neo4j") is None]
+    if unmarked:
+        raise pytest.UsageError("these tests use Neo4j (the services fixture) without the neo4j marker "
+                                "(pytestmark = pytest.mark.neo4j): " + ", ".join(unmarked))
+
+
 @pytest.fixture(scope="session")
 def settings() -> Settings:
     return Settings.from_env()

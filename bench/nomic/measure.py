@@ -10,7 +10,7 @@ How: every LoCoMo dev turn is embedded by nomic as the service embeds a memory (
 passages, each behind ``search_document: ``), every question as the service embeds one (behind
 ``search_query: ``, blended with its form without the speakers it names). Each row's vector column
 (the cosine, at least 0) is replaced by nomic's; the other columns are the recall statement's own.
-Then ``hippograph_bench.fit.fit`` on LoCoMo dev and its audited labels, once with mpnet's column and
+Then ``hippograph_bench.fit.fit_style`` (the questions' fusion) on LoCoMo dev and its audited labels, once with mpnet's column and
 once with nomic's: the weights fitted with one conversation held out at a time, as the product's fit.
 The candidates are the 300 the recall statement gave on mpnet (of some 550 turns a conversation), so a
 turn only nomic would bring is missed.
@@ -149,7 +149,7 @@ def main(gguf: str, rows_path: str, *paths_and_out: str) -> None:
     result: dict[str, Any] = {}
     for label, chosen in (("all-mpnet-base-v2", mpnet), ("nomic-embed-text-v1.5", nomic)):
         alone = fit.Table([r for r in chosen if r.dataset == LOCOMO[0]])
-        fitted = fit.fit(chosen, floor=float("-inf"))
+        fitted = fit.fit_style(chosen, fit.DEFAULT_FIT, floor=float("-inf"))
         result[label] = {
             "vector_alone": fit.mean(alone.per_question(fit.Point((1.0, 0.0, 0.0), 0.0, 0.0))),
             "point": {k: fitted[k] for k in ("weights", "time_boost", "period_boost")},

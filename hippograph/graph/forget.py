@@ -7,17 +7,29 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+
+def erasing(label: str, which: str) -> str:
+    """The statement that erases the caller's ``label`` nodes ``which`` names (a condition on ``n``), with
+    their relationships, and says how many went: entities, turns and projects are erased alike."""
+    return f"""
+MATCH (n:{label} {{userId: $userId}})
+WHERE {which}
+DETACH DELETE n
+RETURN count(*) AS deleted
+"""
+
+
+def _erase(tx: ManagedTransaction, statement: str, **parameters: Any) -> int:
+    return int(tx.run(statement, **parameters).single()["deleted"])
+
+
 RECORDING_MEMORIES = """
 MATCH (e:Entity {id: $id, userId: $userId})
 OPTIONAL MATCH (m:Memory)-[:RECORDS]->(e)
 RETURN e.id AS id, collect(m.id) AS memoryIds
 """
 
-DELETE_ENTITY = """
-MATCH (e:Entity {id: $id, userId: $userId})
-DETACH DELETE e
-RETURN count(*) AS deleted
-"""
+DELETE_ENTITY = erasing("Entity", "n.id = $id")
 
 # A turn and what carries its words: a summary the turns it covers (and the summaries it folded in), and
 # the memories extracted from any of these; ``summarisedIn``, the summary covering the turn, if one does.
@@ -33,12 +45,7 @@ RETURN session.id AS sessionId, session.projectId AS projectId, summary.id AS su
        } AS memoryIds
 """
 
-DELETE_TURNS = """
-MATCH (turn:Turn {userId: $userId})
-WHERE turn.id IN $ids
-DETACH DELETE turn
-RETURN count(*) AS deleted
-"""
+DELETE_TURNS = erasing("Turn", "n.id IN $ids")
 
 SESSION_TO_FORGET = """
 OPTIONAL MATCH (session:Session {userId: $userId, id: $sessionId})
@@ -80,11 +87,7 @@ FOREACH (e IN bare | DETACH DELETE e)
 RETURN ids
 """
 
-DELETE_PROJECT = """
-MATCH (project:Project {userId: $userId, id: $projectId})
-DETACH DELETE project
-RETURN count(*) AS deleted
-"""
+DELETE_PROJECT = erasing("Project", "n.id = $projectId")
 
 # The nodes a user owns (their node aside): counted for the progress of forgetting the user, and deleted.
 USER_NODES = """
@@ -136,7 +139,7 @@ def recording_memories(tx: ManagedTransaction, user_id: str, entity_id: str) -> 
 
 
 def delete_entity(tx: ManagedTransaction, user_id: str, entity_id: str) -> int:
-    return int(tx.run(DELETE_ENTITY, userId=user_id, id=entity_id).single()["deleted"])
+    return _erase(tx, DELETE_ENTITY, userId=user_id, id=entity_id)
 
 
 def turn_to_forget(tx: ManagedTransaction, user_id: str, turn_id: str) -> dict[str, Any] | None:
@@ -148,7 +151,7 @@ def turn_to_forget(tx: ManagedTransaction, user_id: str, turn_id: str) -> dict[s
 
 
 def delete_turns(tx: ManagedTransaction, user_id: str, turn_ids: Sequence[str]) -> int:
-    return int(tx.run(DELETE_TURNS, userId=user_id, ids=list(turn_ids)).single()["deleted"])
+    return _erase(tx, DELETE_TURNS, userId=user_id, ids=list(turn_ids))
 
 
 def session_to_forget(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any]:
@@ -172,7 +175,7 @@ def delete_project_entities(tx: ManagedTransaction, user_id: str, project_id: st
 
 
 def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int:
-    return int(tx.run(DELETE_PROJECT, userId=user_id, projectId=project_id).single()["deleted"])
+    return _erase(tx, DELETE_PROJECT, userId=user_id, projectId=project_id)
 
 
 def count_user_nodes(tx: ManagedTransaction, user_id: str) -> int:

@@ -30,7 +30,7 @@ MEMORY_FIELDS = """
   attributes: m.attributes, labels: [l IN labels(m) WHERE l <> 'Memory']
 """
 
-# A memory's vector and its sketch, in the store's slot (``hippograph.graph.store_model``).
+# A memory's vector, in the store's slot (``hippograph.graph.store_model``).
 SET_VECTORS = store_model.SET_VECTORS
 
 CREATE_MEMORIES = """
@@ -257,44 +257,6 @@ def carry_accesses(tx: ManagedTransaction, user_id: str, source_id: str, target_
 def derive(tx: ManagedTransaction, user_id: str, memory_id: str, source_ids: Sequence[str]) -> int:
     record = tx.run(DERIVE, userId=user_id, memoryId=memory_id, sourceIds=list(source_ids)).single()
     return int(record["linked"]) if record else 0
-
-
-# Sketching a store written before sketches (``hippograph migrate``): memories with a vector and no sketch.
-PAGE_UNSKETCHED = store_model.CURRENT + """
-MATCH (m:Memory) WHERE m.id > $after AND m.sketch IS NULL AND m[vectors] IS NOT NULL
-RETURN m.id AS id, m.userId AS userId, m[vectors] AS embedding
-ORDER BY m.id
-LIMIT $limit
-"""
-
-# Every memory with a vector, for its sketch made again (``hippograph reembed``).
-PAGE_VECTORS = store_model.CURRENT + """
-MATCH (m:Memory) WHERE m.id > $after AND m[vectors] IS NOT NULL
-RETURN m.id AS id, m.userId AS userId, m[vectors] AS embedding
-ORDER BY m.id
-LIMIT $limit
-"""
-
-# A row's sketch null: the memory keeps none (its model has no sketch basis).
-SET_SKETCHES = """
-UNWIND $rows AS row
-MATCH (m:Memory {id: row.id, userId: row.userId})
-SET m.sketch = null
-WITH m, row WHERE row.sketch IS NOT NULL
-CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
-"""
-
-
-def page_vectors(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in tx.run(PAGE_VECTORS, after=after, limit=limit)]
-
-
-def page_unsketched(tx: ManagedTransaction, after: str, limit: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in tx.run(PAGE_UNSKETCHED, after=after, limit=limit)]
-
-
-def set_sketches(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> None:
-    tx.run(SET_SKETCHES, rows=list(rows)).consume()
 
 
 def create_memories(tx: ManagedTransaction, rows: Sequence[dict[str, Any]]) -> int:

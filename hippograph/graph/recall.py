@@ -5,10 +5,8 @@ It runs in one read transaction and, in order:
 1. reads how many memories the caller owns: the degree of their ``User`` node, one
    ``REMEMBERS`` per memory, in constant time;
 2. **vector candidates** — for a caller owning at most ``exactScanLimit`` memories,
-   a scan of every in-scope memory (reached through ``memory_user``), ranked by the
-   cosine of its ``sketch`` (``hippograph.sketch``), then the exact
-   ``vector.similarity.cosine`` of the best ``rescoreK`` — of each tier when
-   ``poolPerTier`` — which is what scores; for a larger one, the vector index of the store's slot
+   a scan of every in-scope memory (reached through ``memory_user``), each scored by the exact
+   ``vector.similarity.cosine``; for a larger one, the vector index of the store's slot
    (``memory_embedding``, or the other: ``hippograph.graph.store_model``) searched with the scope
    as its filter (``SEARCH … WHERE m.userId = $userId AND m.tier IN …``: the index holds those
    properties; tiers whose scope reads alike share a search, and a per-tier profile searches each
@@ -81,7 +79,7 @@ CALL () {
 }
 """
 
-# 2. vector candidates: an exact (sketch-ranked) scan for a small owner, the vector index for a large one.
+# 2. vector candidates: an exact scan for a small owner, the vector index for a large one.
 VECTOR_BRANCH = """
 CALL (owned) {
   CALL (owned) {
@@ -89,12 +87,6 @@ CALL (owned) {
     WHEN $embedding IS NOT NULL AND owned <= $exactScanLimit THEN {
       MATCH (m:Memory {userId: $userId}) USING INDEX m:Memory(userId)
       WHERE __IN_SCOPE__
-      // Rough order by sketch (a memory without one: by its vector); exact cosine for the best of each pool.
-      WITH m, CASE WHEN $sketch IS NULL OR m.sketch IS NULL THEN vector.similarity.cosine(m.__VECTORS__, $embedding)
-                   ELSE vector.similarity.cosine(m.sketch, $sketch) END AS rough
-      ORDER BY rough DESC
-      WITH CASE WHEN $poolPerTier THEN m.tier ELSE '' END AS pool, collect(m)[..$rescoreK] AS best
-      UNWIND best AS m
       RETURN m, vector.similarity.cosine(m.__VECTORS__, $embedding) * 2.0 - 1.0 AS cosine
     }
     WHEN $embedding IS NOT NULL AND $asOf IS NULL THEN {
@@ -235,6 +227,11 @@ CALL (vectorHits, keywordHits, topBm25) {
 }
 """
 
+# A memory's recency: 1 when written at $now or after, halved every $halfLifeDays before it.
+RECENCY = """CASE WHEN m.createdAt IS NULL THEN 0.0
+          WHEN duration.inSeconds(m.createdAt, $now).seconds <= 0 THEN 1.0
+          ELSE 0.5 ^ (duration.inSeconds(m.createdAt, $now).seconds / 86400.0 / $halfLifeDays) END"""
+
 # 5. the union, per memory: components, the weighted score, the floor and the ranking.
 SCORING = """
 UNWIND vectorHits + keywordHits + graphHits + neighbourHits AS hit
@@ -257,13 +254,15 @@ WITH m, sources,
      // A style that carries ($carry) scores a strong match's neighbour at least $carry times that match's
      // strength: a candidate in its own right, not only a share of relation (a cue and the turn after it).
      CASE WHEN neighbour IS NULL THEN 0.0 ELSE $carry * neighbour END AS carried,
-     duration.inSeconds(m.createdAt, $now).seconds / 86400.0 AS ageDays
-WITH m, sources, cosine, keyword, entityRelation, neighbour, carried,
+     // The match's strength a neighbour would carry at a carry of 1 (what bench fit fits a carry on).
+     coalesce(neighbour, 0.0) AS strength
+WITH m, sources, cosine, keyword, entityRelation, neighbour, carried, strength,
      // With neighbours on, relation is the mean of its two parts (a hub entity must not drown the timeline).
      CASE WHEN $seedK > 0 THEN (entityRelation + neighbour) / 2.0 ELSE entityRelation END AS relation,
      CASE WHEN cosine IS NULL THEN null WHEN cosine < 0 THEN 0.0 ELSE cosine END AS vector,
-     CASE WHEN ageDays IS NULL THEN 0.0 WHEN ageDays <= 0 THEN 1.0 ELSE 0.5 ^ (ageDays / $halfLifeDays) END AS recency
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, carried,
+     // A memory's age is read only where the style weighs it; a returned row's is read at the end.
+     CASE WHEN $weights.recency > 0 THEN __RECENCY__ ELSE 0.0 END AS recency
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried, strength,
      $weights.vector * coalesce(vector, 0.0) + $weights.keyword * keyword
        + $weights.recency * recency + $weights.relation * relation AS weighted
 // Asked when ($saysWhen set), a memory that says when scores (1 + timeBoost) times its weighted sum; one
@@ -271,13 +270,13 @@ WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, nei
 // can change what comes back: a memory whose score can be at most its sum boosted all it can be
 // ($mostBoost) or what it carries, and that is under the floor or under the limit-th best of what the
 // scores are at least (which the result's last score is at least), is left out.
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, carried, weighted,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, carried, strength, weighted,
      CASE WHEN carried > weighted * $mostBoost THEN carried ELSE weighted * $mostBoost END AS most,
      CASE WHEN carried > weighted THEN carried ELSE weighted END AS least
 WHERE most > $floor
-WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword, recency: recency,
+WITH collect({m: m, sources: sources, cosine: cosine, vector: vector, keyword: keyword,
               relation: relation, entityRelation: entityRelation, neighbour: neighbour, carried: carried,
-              weighted: weighted, most: most, least: least}) AS rows
+              strength: strength, weighted: weighted, most: most, least: least}) AS rows
 CALL (rows) {
   UNWIND rows AS row
   WITH row.least AS least ORDER BY least DESC LIMIT $limit
@@ -287,19 +286,21 @@ CALL (rows) {
 UNWIND rows AS row
 WITH row, cut WHERE cut IS NULL OR row.most >= cut
 WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vector, row.keyword AS keyword,
-     row.recency AS recency, row.relation AS relation, row.entityRelation AS entityRelation,
-     row.neighbour AS neighbour, row.carried AS carried, row.weighted AS weighted,
+     row.relation AS relation, row.entityRelation AS entityRelation,
+     row.neighbour AS neighbour, row.carried AS carried, row.strength AS strength, row.weighted AS weighted,
      CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
      CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, carried,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
      weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS boosted
-WITH m, sources, cosine, vector, keyword, recency, relation, entityRelation, neighbour, time, period, carried,
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
      CASE WHEN carried > boosted THEN carried ELSE boosted END AS score
 WHERE score > $floor
 ORDER BY CASE WHEN $tierFirst THEN $tierRank[m.tier] ELSE 0 END, score DESC, m.createdAt DESC, m.id
 LIMIT $limit
+WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength, score,
+     __RECENCY__ AS recency
 RETURN m.id AS id, m.content AS content, m.summary AS summary, m.tier AS tier, m.createdAt AS createdAt,
-       cosine, entityRelation, neighbour, score, sources, __COMPONENTS__
+       cosine, entityRelation, neighbour, strength, score, sources, __COMPONENTS__
 """
 
 
@@ -364,33 +365,19 @@ class TierSearch:
 @dataclass(frozen=True)
 class VectorBranch:
     """``VECTOR_BRANCH``: the best ``k`` in scope by cosine, or per tier (``tiers``) the top k above a
-    floor. A caller owning at most ``exact_scan_limit`` memories gets an exact scan, ranked by sketch
-    with the exact cosine of the best ``rescore_k`` (per tier when ``tiers``); a larger one the vector
+    floor. A caller owning at most ``exact_scan_limit`` memories gets an exact scan; a larger one the vector
     index, filtered inside it to the caller's scope, asked for at least ``index_k`` so that the top k
     of each tier it keeps are the exact ones."""
 
     k: int = 60
     tiers: Mapping[Tier, TierSearch] | None = None
-    # Measured on a 143,000-memory store: one filtered search took 9 ms against 11 ms for the scan of
-    # an owner of 100-169 memories and 39 ms for one of 2,000; below about a hundred either is exact and cheap.
+    # Below about a hundred memories a scan and a filtered search are both exact and cheap; above, the
+    # search is as fast or faster (docs/operations.md, "Sizing, measured").
     exact_scan_limit: int = 100
-    rescore_k: int = 100
-    # The filtered search finds a tenant's nearest by walking the index's graph, the wider the walk the
-    # more it asks for, and how wide a walk must be depends on what else the index holds. Measured, the
-    # exact top 10 found (2026-12-04): a tenant of 20,000 in the 100,000-memory store, all of it asked
-    # for 300 with nothing else in the index, 0.66 once `bench api`'s 100,000 memories stood beside it,
-    # all of it again for 500 or more (60 questions); in the million-memory store, all of it for 300
-    # for a 20,000-memory tenant, and for the largest (182,760) 0.65 for 300 and 0.66 for 1,000 (30
-    # questions; its texts 0.97 either way), while the statement's p50 rose 9 ms asking for 500 and
-    # 37 ms asking for 1,000. Measured again on a store of 100,000 distinct memories (every text once, no
-    # copies; 2026-12-04, 60 questions a class): the 20 % tenant's exact top 10 found 0.995 asked for
-    # 60, 0.997 for 100, 0.998 for 200, all of it for 300 and 500; every other class all of it from 60;
-    # the statement's p50 for that tenant 85 / 82 / 98 / 109 ms asked for 60 / 100 / 300 / 500 (load 14).
-    # At a million distinct memories (2026-12-05; the 20 % tenant holds 199,993): its exact top 10 found
-    # 0.973 / 0.990 / 0.997 / 0.998 / 1 asked for 60 / 100 / 200 / 300 / 500 (60 questions), and 0.975 /
-    # 0.985 / 0.993 for 60 / 100 / 200 (120 others); the 2 % tenants 0.999 for 60, all of it from 100; the
-    # hybrid statement's p50 for the 20 % tenant 38.7 / 39.6 / 42.0 ms for 60 / 100 / 200. 200 is the
-    # least that kept 0.99 in every class on both samples.
+    # The filtered search finds a tenant's nearest by walking the index's graph: the wider the walk the more
+    # it asks for, and how wide a walk must be depends on what else the index holds. 200 is the least that
+    # found 0.99 of every tenant class's exact top 10 at 100,000 and at a million memories
+    # (docs/operations.md, "Sizing, measured": the exactness and latency at each setting).
     index_k: int = 200
     # The query's vector as the mean of the query's and the query's said without the people it names
     # who speak in the caller's memories (``NAMED_SPEAKERS``): "When did Caroline…" is answered by her
@@ -404,7 +391,7 @@ class VectorBranch:
             "indexK": max(self.k, self.index_k),
             "tierIndexK": {tier.value: max(search.k, self.index_k) for tier, search in tiers.items()},
             "minCosine": {tier.value: search.min_cosine for tier, search in tiers.items()},
-            "exactScanLimit": self.exact_scan_limit, "rescoreK": self.rescore_k, "poolPerTier": self.tiers is not None,
+            "exactScanLimit": self.exact_scan_limit,
         }
 
 
@@ -499,7 +486,6 @@ class RecallQuery:
     floor: float
     tier_first: bool
     limit: int
-    sketch: Sequence[float] | None = None
     query_words: Sequence[str] = ()
     # The pattern (Cypher's =~) of a memory that says when, for a query that asks when; else None.
     says_when: str | None = None
@@ -524,7 +510,6 @@ class RecallQuery:
         return {
             "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
             "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
-            "sketch": list(self.sketch) if self.sketch is not None else None,
             "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
             "queryWords": list(self.query_words), "saysWhen": self.says_when,
             "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
@@ -576,6 +561,7 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
         .replace("__RELATIONS__", "|".join(RELATION_TYPES))
         .replace("__MAX_HOPS__", str(max_hops))
         .replace("__COMPONENTS__", ", ".join(COMPONENTS))
+        .replace("__RECENCY__", RECENCY)
         .replace("__VECTOR_INDEX__", vectors.index)
         .replace("__VECTORS__", vectors.property)
     )

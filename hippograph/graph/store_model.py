@@ -70,17 +70,14 @@ RETURN store.model AS model
 # writer always gives) is that one: a server of another model (one left running after a switch) writes no
 # vector rather than a wrong one. A row that names no model (a test's, a tool's) is taken as the store's.
 # A new vector makes the other slot's stale: it is removed, so `hippograph reembed` makes that one again.
-# A fragment for `m` and its `row` (embedding, sketch, model), sketch null when the model has no sketch basis.
+# A fragment for `m` and its `row` (embedding, model).
 SET_VECTORS = """
 CALL (m, row) {
   OPTIONAL MATCH (store:StoreModel {id: 'store'})
   WITH m, row, store WHERE store IS NULL OR row.model IS NULL OR store.model = row.model
   WITH m, row, coalesce(store.vectors, 'embedding') AS slot
   CALL db.create.setNodeVectorProperty(m, slot, row.embedding)
-  SET m.sketch = null
   FOREACH (stale IN [p IN __SLOTS__ WHERE p <> slot] | SET m[stale] = null)
-  WITH m, row WHERE row.sketch IS NOT NULL
-  CALL db.create.setNodeVectorProperty(m, 'sketch', row.sketch)
 }
 """.replace("__SLOTS__", repr(SLOT_PROPERTIES))
 

@@ -35,7 +35,7 @@ SET m.content = coalesce($content, m.content),
     m.updatedAt = datetime($at)
 WITH m
 CALL (m) {{
-  WITH m, {{embedding: $embedding, sketch: $sketch, model: $model}} AS row WHERE row.embedding IS NOT NULL
+  WITH m, {{embedding: $embedding, model: $model}} AS row WHERE row.embedding IS NOT NULL
   {SET_VECTORS.strip()}
 }}
 RETURN m {{ {MEMORY_FIELDS} }} AS memory
@@ -63,7 +63,6 @@ def update_memory(
     tokens: int | None = None,
     embedding: Sequence[float] | None = None,
     model: str | None = None,
-    sketch: Sequence[float] | None = None,
     set_summary: bool = False,
     summary: str | None = None,
     summary_tokens: int | None = None,
@@ -73,7 +72,7 @@ def update_memory(
     record = tx.run(
         UPDATE_MEMORY, userId=user_id, id=memory_id, at=at, content=content, contentHash=content_hash, tokens=tokens,
         embedding=list(embedding) if embedding is not None else None, model=model,
-        sketch=list(sketch) if sketch is not None else None, setSummary=set_summary, summary=summary,
+        setSummary=set_summary, summary=summary,
         summaryTokens=summary_tokens, relevance=relevance, requestId=request_id,
         keepVersion=content is not None or set_summary,
     ).single()

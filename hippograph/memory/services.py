@@ -76,7 +76,7 @@ def migration_parameters(embedder: Embedder) -> dict[str, object]:
 
 def open_embedder(settings: Settings) -> Embedder:
     return Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
-                    sketch_basis=settings.sketch_basis, documents=settings.document_vectors)
+                    documents=settings.document_vectors)
 
 
 @contextmanager

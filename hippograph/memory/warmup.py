@@ -83,10 +83,9 @@ def warm_up(services: Services) -> Warmth:
                                  [MemoryInput(text, Tier.PROJECT) for text in texts[1:GROUP // 2]])
         for query in QUERIES:
             vector = services.embedder.embed_query(query)
-            sketch = services.embedder.sketches(vector[None])[0]
             analysis = analyse(query, now)
             for profile, scope, as_of in itertools.product(PROFILES.values(), SCOPES, (None, now)):
-                request = build_query(profile, scope, analysis, vector.tolist(), now, list(Tier), sketch=sketch,
+                request = build_query(profile, scope, analysis, vector.tolist(), now, list(Tier),
                                       as_of=as_of)
                 key = (request.statement(), _types(request.parameters()))
                 if key not in seen:

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,6 +29,8 @@ class Client:
         self.key = key
         self.user_id = user_id
         self.http = httpx.Client(timeout=60)
+        # Its connection closed when the client goes, not left for the collector to find open (warnings are errors).
+        weakref.finalize(self, self.http.close)
 
     def headers(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.key}"} if self.key else {}

@@ -24,7 +24,7 @@ FORGET = {
     "forgetUser": f"mutation($user: ID) {{ forgetUser(input: {{user: $user}}) {{ __typename {COUNTS} {ERROR} }} }}",
 }
 ALL_PROPERTIES = """
-MATCH (n) RETURN n {.*, embedding: null, sketch: null} AS properties
+MATCH (n) RETURN n {.*, embedding: null} AS properties
 UNION ALL
 MATCH ()-[r]->() RETURN properties(r) AS properties
 """

@@ -85,7 +85,7 @@ CALL (uid) {
   UNION ALL MATCH (n:User {id: uid}) RETURN n
 }
 RETURN elementId(n) AS eid, labels(n) AS labels,
-       n {.*, embedding: null, sketch: null, accessCount: null, lastAccessedAt: null} AS props,
+       n {.*, embedding: null, accessCount: null, lastAccessedAt: null} AS props,
        [(n)-[r]->(m) | [type(r), elementId(m), properties(r)]] AS out
 """
 

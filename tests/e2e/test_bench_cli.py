@@ -55,20 +55,27 @@ def test_a_fit_is_shipped_to_the_file_named_and_nowhere_else(tmp_path: Path) -> 
     shipped_before = HYBRID_FIT.read_bytes()
     out, ship = tmp_path / "fit.json", tmp_path / "shipped" / "hybrid_fit.json"
     ship.parent.mkdir()
-    # bench fit weighs every query as a question: the shipped fits of the other styles stay.
-    styles = {"statement": {"weights": {"vector": 1.0, "keyword": 0.0, "relation": 0.0}}}
-    ship.write_text(json.dumps({"weights": {}, "styles": styles}))
-    result = subprocess.run([HIPPOGRAPH, "bench", "fit", "--data", str(FIXTURE), "--out", str(out), "--ship", str(ship)],
+    ship.write_text(json.dumps({"weights": {}, "styles": {"statement": {"weights": {}}}}))
+    # Every fusion hybrid ships is fitted: the questions, each also said as its keywords, and a statement
+    # in each haystack (the fixture's questions with one added).
+    samples = json.loads(FIXTURE.read_text())
+    for sample, said in zip(samples, ("I keep thinking about the soup I cooked.", "The dentist was no fun at all.")):
+        sample["qa"].append({**sample["qa"][0], "question": said, "category": 1})
+    data = tmp_path / FIXTURE.name
+    data.write_text(json.dumps(samples))
+    result = subprocess.run([HIPPOGRAPH, "bench", "fit", "--data", str(data), "--out", str(out), "--ship", str(ship)],
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-2000:]
     fitted = json.loads(ship.read_text())
-    assert fitted == {**json.loads(out.read_text()), "styles": styles}
+    assert fitted == json.loads(out.read_text())
     assert set(fitted["weights"]) == {"vector", "keyword", "relation"}
     assert fitted["sets"]["longmemeval-tiny"]["questions"] == 2
+    assert {name: style["questions"] for name, style in fitted["styles"].items()} == {"keywords": 2, "statement": 2}
     assert HYBRID_FIT.read_bytes() == shipped_before
 
 
 # Two cold starts of the server (its warm-up) are most of it: minutes on a loaded 2-core machine.
+@pytest.mark.neo4j
 @pytest.mark.timeout(1500)
 def test_a_short_soak_loses_nothing_across_a_kill_of_each_part(tmp_path: Path) -> None:
     # Its own Neo4j in tmp_path, on free ports: the session's Neo4j is not touched. Two minutes: the first

@@ -16,6 +16,8 @@ from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user
 
+pytestmark = pytest.mark.neo4j
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 

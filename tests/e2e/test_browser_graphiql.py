@@ -8,10 +8,14 @@ import json
 import re
 from urllib.parse import quote
 
+import pytest
+
 from hippograph_bench.server import Server
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user
+
+pytestmark = pytest.mark.neo4j
 
 QUERY = '{ recall(query: "which editor does the team use?", priority: CRITICAL) { items { content score } } }'
 

@@ -6,11 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from hippograph_bench.server import Server
 from hippograph.graph.analyst_queries import GUIDE
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, new_user
+
+pytestmark = pytest.mark.neo4j
 
 # Where to keep the picture (docs/browser-chain.png is one); by default the test's own folder.
 SCREENSHOT_DIR = "HIPPOGRAPH_SCREENSHOT_DIR"

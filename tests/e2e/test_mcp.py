@@ -25,6 +25,8 @@ from hippograph.memory import keys
 from hippograph.memory.services import Services
 from api_client import Client, events, new_user, subscription
 
+pytestmark = pytest.mark.neo4j
+
 
 
 @asynccontextmanager

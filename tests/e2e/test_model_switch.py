@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
+import pytest
 
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services, check_model
@@ -14,6 +15,8 @@ from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.store import MemoryInput, remember
 from hippograph_bench.server import running_server
 from api_client import HIPPOGRAPH, until
+
+pytestmark = pytest.mark.neo4j
 
 MPNET = "all-mpnet-base-v2"
 

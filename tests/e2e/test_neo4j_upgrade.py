@@ -34,6 +34,8 @@ from hippograph.memory.services import migration_parameters, open_services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.store import MemoryInput, remember
 
+pytestmark = pytest.mark.neo4j
+
 OLD_POM = Path(__file__).resolve().parents[1] / "fixtures" / "neo4j-5.26" / "pom.xml"
 OLD_ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))

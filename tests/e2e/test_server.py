@@ -14,6 +14,8 @@ from hippograph.memory import warmup
 from hippograph.memory.services import Services
 from api_client import HIPPOGRAPH, Client, until
 
+pytestmark = pytest.mark.neo4j
+
 
 @pytest.fixture(scope="module")
 def server(api_server: Server) -> str:

@@ -6,12 +6,16 @@ import time
 from datetime import datetime, timezone
 from typing import Any
 
+import pytest
+
 from hippograph.graph import analyst_queries as q
 from hippograph.memory.lifecycle.sessions import end_session, start_session
 from hippograph.memory.lifecycle.transcript import append_turn
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import knowledge
+
+pytestmark = pytest.mark.neo4j
 
 CAPACITIES = {"session": 1024, "project": 4096, "longTerm": 8192}
 

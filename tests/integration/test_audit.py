@@ -15,6 +15,8 @@ from hippograph.graph.driver import connect
 from hippograph.memory.audit import AuditEvent, AuditLog
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 COUNT_EVENTS = "MATCH (e:AuditEvent) RETURN count(e) AS n"
 
 

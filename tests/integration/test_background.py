@@ -17,6 +17,8 @@ from hippograph.memory.background import BackgroundWriter
 from hippograph.memory.recall.access_counts import AccessRecorder
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 NOW = datetime(2026, 3, 1, tzinfo=timezone.utc)
 
 

@@ -8,6 +8,8 @@ import pytest
 from hippograph.embedding import SPREAD_MIN, Embedder, EmbeddingError, _native_bfloat16, passages, resolve_model
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 
 def rounding(embedder: Embedder) -> float:
     """How far a text's vector may move with what it is encoded beside: float32 only sums in another order, bfloat16 rounds."""

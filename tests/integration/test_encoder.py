@@ -11,6 +11,8 @@ from hippograph.embedding import Embedder, passages
 from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 TEXT = ("Caroline: I went to the LGBTQ support group yesterday. It was so powerful! "
         "[shares a photo of a rainbow flag] Everyone was kind. See you soon?")
 

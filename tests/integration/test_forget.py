@@ -26,6 +26,8 @@ from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import append_turn
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 S1 = Scope("alice", "shop", "s1")
 S2 = Scope("alice", "shop", "s2")
@@ -42,7 +44,7 @@ FORGOTTEN_WORDS = ["quokkaverse", "zebrafinch", "marmosetine", "wallabyish", "na
 KEPT_TURNS = [("Ben", "The invoice export runs nightly and writes the ledger to the archive bucket.")]
 
 ALL_PROPERTIES = """
-MATCH (n) RETURN 'node ' + labels(n)[0] AS place, n {.*, embedding: null, sketch: null} AS properties
+MATCH (n) RETURN 'node ' + labels(n)[0] AS place, n {.*, embedding: null} AS properties
 UNION ALL
 MATCH ()-[r]->() RETURN 'relationship ' + type(r) AS place, properties(r) AS properties
 """

@@ -25,6 +25,8 @@ from hippograph.memory.writing.outcomes import Deadline, set_deadline
 from hippograph.memory.writing.store import MemoryInput, Remembered, remember
 from hippograph.graph.vocabulary import Tier
 
+pytestmark = pytest.mark.neo4j
+
 ALICE = "alice"
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from hippograph.graph import database_info
 from hippograph.memory.services import Services
+
+pytestmark = pytest.mark.neo4j
 
 
 def test_vector_index_has_the_models_dimension(services: Services) -> None:

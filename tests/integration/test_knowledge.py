@@ -14,6 +14,8 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 ALICE = Scope("alice", "proj-a")
 BOB = Scope("bob", "proj-b")
 

@@ -22,6 +22,8 @@ from hippograph.config import TRANSCRIPT_TRIGGER
 from hippograph.memory.lifecycle.transcript import append_turn, read_transcript
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 SESSION = Scope("alice", "proj-a", "s1")
 

@@ -49,6 +49,7 @@ def stub() -> Iterator[str]:
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/v1"
     server.shutdown()
+    server.server_close()
 
 
 def test_summary_is_asked_with_the_transcript_and_key(stub: str) -> None:

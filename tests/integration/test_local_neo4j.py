@@ -13,6 +13,8 @@ from hippograph.cli import main
 from hippograph_bench.server import free_port
 from hippograph.config import Settings
 
+pytestmark = pytest.mark.neo4j
+
 
 def test_status_reports_the_running_server(settings: Settings, capsys: pytest.CaptureFixture[str]) -> None:
     current = local_neo4j.status(settings)

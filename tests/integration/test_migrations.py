@@ -11,6 +11,8 @@ import pytest
 from hippograph.graph import migrations
 from hippograph.memory.services import Services, migration_parameters
 
+pytestmark = pytest.mark.neo4j
+
 # Versions from 0090 up are reserved for these tests and removed after each.
 FORGET_TEST_VERSIONS = """
 MATCH (m:__Neo4jMigration) WHERE m.version >= '0090' AND m.version <> 'BASELINE'

@@ -15,6 +15,8 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope, ScopeError, trigger
 from hippograph.memory.services import Services
 
+pytestmark = pytest.mark.neo4j
+
 ALICE = Scope("alice", "proj-a", "sess-a")
 T0 = datetime(2026, 7, 1, tzinfo=timezone.utc)
 

@@ -21,6 +21,8 @@ from hippograph.memory.writing.outcomes import Deadline, set_deadline
 from hippograph.memory.writing.store import bulk_import, remember
 from hippograph.memory.writing.updates import update_memory
 
+pytestmark = pytest.mark.neo4j
+
 ALICE = Scope("alice", "shop")
 
 

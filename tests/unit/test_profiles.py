@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hippograph.memory.recall.profiles import (
+    BUDGETS_SAID,
     PROFILES,
     RECALL_BUDGETS,
     Budget,
@@ -16,6 +17,7 @@ from hippograph.memory.recall.profiles import (
     Source,
     TierSearch,
     Weights,
+    describe_budgets,
     get_priority,
     get_profile,
 )
@@ -49,12 +51,24 @@ def test_hanzo_is_the_paper() -> None:
     assert hanzo.sources == frozenset({Source.VECTOR})
 
 
-def test_hybrid_is_the_default_and_uses_all_four_signals() -> None:
+def test_hybrid_is_the_default_and_weighs_vector_keyword_and_relation() -> None:
     hybrid = get_profile(None)
     assert hybrid.name == "hybrid"
     weights = hybrid.weights
     assert weights.vector > 0 and weights.keyword > 0 and weights.relation > 0
     assert sum(weights.as_params().values()) == pytest.approx(1.0)
+
+
+def test_the_budget_table_is_said_from_the_one_table_by_the_schema_and_the_client() -> None:
+    from hippograph.client.types import Priority as ClientPriority
+    from hippograph.schema import schema
+
+    said = BUDGETS_SAID
+    assert said == "The recall budget: critical 3 items / 300 tokens, high 2 / 200, medium 1 / 100, low nothing."
+    assert describe_budgets({Priority.CRITICAL: Budget(4, 400), Priority.LOW: Budget(0, 0)}) == (
+        "The recall budget: critical 4 items / 400 tokens, low nothing.")
+    assert ClientPriority.__doc__ == said
+    assert said in schema.as_str()
 
 
 def test_budgets_are_the_izanagi_table() -> None:

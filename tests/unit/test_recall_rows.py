@@ -11,7 +11,7 @@ from hippograph.memory.recall.query import candidates
 
 def _row(memory_id: str | None, tier: str | None) -> dict[str, Any]:
     return {"id": memory_id, "tier": tier, "score": 0.8, "content": "Deploy on Fridays" if tier else None,
-            "summary": None, "cosine": 0.7, "sources": ["vector"], "entityRelation": 0.0, "neighbour": 0.0,
+            "summary": None, "cosine": 0.7, "sources": ["vector"], "entityRelation": 0.0, "neighbour": 0.0, "strength": 0.0,
             **{part: 0.5 for part in COMPONENTS}}
 
 

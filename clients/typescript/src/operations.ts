@@ -59,7 +59,7 @@ export type RecallMode =
   | 'FULL'
   | 'SUMMARY';
 
-/** How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) all four signals. */
+/** How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, keyword and relation, weighed by the query's style. */
 export type RecallProfile =
   | 'HANZO'
   | 'HYBRID'

@@ -113,6 +113,23 @@ RECALL_BUDGETS: Mapping[Priority, Budget] = MappingProxyType({
 })
 
 
+def describe_budgets(budgets: Mapping[Priority, Budget] = RECALL_BUDGETS) -> str:
+    """The budget table in words, as the GraphQL schema and the Python client say it."""
+    said = []
+    for priority, budget in budgets.items():
+        if not budget.items:
+            said.append(f"{priority.value} nothing")
+        elif not said:
+            said.append(f"{priority.value} {budget.items} items / {budget.tokens} tokens")
+        else:
+            said.append(f"{priority.value} {budget.items} / {budget.tokens}")
+    return f"The recall budget: {', '.join(said)}."
+
+
+# What the GraphQL schema says of a priority, and the Python client too (a test holds it to this).
+BUDGETS_SAID = describe_budgets()
+
+
 class Selection(str, Enum):
     # Full entry above full_above, compressed summary above summary_above, otherwise skipped.
     THRESHOLD = "threshold"
@@ -225,8 +242,6 @@ class RecallProfile:
         for name, value in counts.items():
             if value < 0:
                 raise ProfileError(f"{name} must not be negative, got {value}")
-        if vector.rescore_k < vector.k:
-            raise ProfileError(f"rescore_k ({vector.rescore_k}) must be at least the vector branch's k ({vector.k})")
         if not self.sources:
             raise ProfileError(f"profile {self.name!r} has no candidate source")
 
@@ -317,7 +332,7 @@ _FIT = fitted()
 # the single-signal rankings keep to a memory's own text, where an answer would tie with its question.
 # keyword_k 300: a memory found by its vector but past the keyword branch's cut would score
 # keyword 0 however many of the query's words it holds; seed_k 5: only the strongest direct
-# matches lend relation to their neighbours. Both were chosen on the same data.
+# matches lend relation to their neighbours. Each number's class and what remains to measure: bench/ranking.md.
 HYBRID = RecallProfile(
     name="hybrid",
     weights=_FIT.weights,

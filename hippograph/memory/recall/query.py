@@ -69,6 +69,8 @@ class Candidate:
     # The two parts of relation: distance to the query's entities, neighbour of a strong match.
     entity_relation: float = 0.0
     neighbour: float = 0.0
+    # The strength of the strong match it neighbours (0: none), which a carry multiplies (``carried``).
+    strength: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -157,9 +159,8 @@ def recall(
         embedding_started = time.perf_counter()
         vector = query_vector(services, analysis, speakers) if chosen.uses_embedding else None
         embedding = vector.tolist() if vector is not None else None
-        sketch = services.embedder.sketches(vector[None])[0] if vector is not None else None
         embedding_seconds = time.perf_counter() - embedding_started
-        request = build_query(chosen, scope, analysis, embedding, now, searched, sketch=sketch,
+        request = build_query(chosen, scope, analysis, embedding, now, searched,
                               as_of=now if as_of is not None else None)
         return recall_cypher.recall_candidates(tx, request), embedding_seconds
 
@@ -220,7 +221,6 @@ def build_query(
     embedding: Sequence[float] | None,
     now: datetime,
     tiers: Sequence[Tier],
-    sketch: Sequence[float] | None = None,
     as_of: datetime | None = None,
 ) -> recall_cypher.RecallQuery:
     """The recall statement for a profile, scope and analysed query: the profile's branch settings as they
@@ -237,7 +237,6 @@ def build_query(
         session_id=scope.session_id,
         tiers=[tier.value for tier in tiers],
         embedding=embedding,
-        sketch=sketch,
         memory_text_queries=[lucene.owned_query(scope.user_id, [word], text_fields) for word in keywords],
         entity_name_queries=[lucene.owned_query(scope.user_id, [word], ENTITY_NAME_FIELDS) for word in anchors],
         query_words=analysis.words,
@@ -333,6 +332,7 @@ def _candidate(row: dict[str, Any]) -> Candidate:
         sources=tuple(sorted(set(row["sources"]))),
         entity_relation=float(row["entityRelation"]),
         neighbour=float(row["neighbour"]),
+        strength=float(row["strength"]),
     )
 
 

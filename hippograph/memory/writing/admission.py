@@ -295,7 +295,6 @@ def admit(
                 "speaker": speaker_of(attributes.value),
                 "requestId": request_id,
                 "embedding": None,
-                "sketch": None,
             },
             redacted=redacted,
             entities=entities,

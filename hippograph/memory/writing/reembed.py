@@ -9,8 +9,8 @@ id order, a page at a time (one write transaction and one audit line per user pe
 the memories' past versions; a run stopped midway and started again carries on where it stopped.
 A memory written or edited meanwhile has no new vector (a write removes the other slot's), so
 passes repeat until none lacks it, and the switch — one write that makes the record name the
-new model and slot, refused while any memory still lacks its vector — follows. Then the sketches
-are made again from the new vectors, and the old slot's index and vectors are dropped.
+new model and slot, refused while any memory still lacks its vector — follows. Then the old slot's
+index and vectors are dropped.
 """
 
 from __future__ import annotations
@@ -21,18 +21,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from neo4j import ManagedTransaction, Session
 
 from hippograph.embedding import EmbeddingError
 from hippograph.graph import database_info, store_model
-from hippograph.graph import memories as memory_cypher
 from hippograph.graph.store_model import VectorSlot
 from hippograph.memory.services import Services
 from hippograph.progress import Progress
 
 PAGE = 256
-SKETCH_PAGE = 2000
 # How long the new slot's index may take to come online (it is empty when made: seconds).
 INDEX_SECONDS = 600
 
@@ -76,7 +73,6 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
                 switch_seconds = time.perf_counter() - started
                 break
             # Memories written since the pass began: another pass, then the switch again.
-    resketch(services)
     old = store_model.other(target)
     store_model.drop_index(driver, database, old)
     store_model.clear(driver, database, old)
@@ -129,43 +125,6 @@ def _versions(services: Services, target: VectorSlot, page: int) -> int:
         vectors = services.embedder.embed_documents([row["content"] for row in rows])
         updates = [{"element": row["element"], "embedding": vector.tolist()} for row, vector in zip(rows, vectors)]
         session.execute_write(store_model.set_versions_next, target, updates)
-        done += len(rows)
-    return done
-
-
-def resketch(services: Services, page: int = SKETCH_PAGE) -> int:
-    """Every memory's sketch made again from its current vector (none when the model has no sketch basis)."""
-    done = 0
-    for session, rows in _pages(services, memory_cypher.page_vectors, page):
-        vectors = np.array([row["embedding"] for row in rows], dtype=np.float32)
-        updates = [{"id": row["id"], "userId": row["userId"], "sketch": sketch}
-                   for row, sketch in zip(rows, services.embedder.sketches(vectors))]
-        session.execute_write(memory_cypher.set_sketches, updates)
-        done += len(rows)
-    return done
-
-
-def sketch_missing(services: Services, page: int = SKETCH_PAGE) -> int:
-    """Give every memory that has a vector and no sketch its sketch; returns how many.
-
-    A store written before sketches (``hippograph.sketch``) is still recalled right —
-    recall ranks a memory without one by its vector — but the scan is slower until
-    this has run; ``hippograph migrate`` runs it, a page in one transaction with one
-    audit line per user. Nothing happens for a model without a sketch basis.
-    """
-    sketcher = services.embedder.sketcher
-    if sketcher is None:
-        return 0
-    done = 0
-    for session, rows in _pages(services, memory_cypher.page_unsketched, page):
-        sketches = sketcher.project(np.array([row["embedding"] for row in rows], dtype=np.float32)).tolist()
-        updates = [{"id": row["id"], "userId": row["userId"], "sketch": sketch} for row, sketch in zip(rows, sketches)]
-
-        def write(tx: ManagedTransaction) -> None:
-            memory_cypher.set_sketches(tx, updates)
-            for user_id, mine in _by_user(updates).items():
-                services.audit.record_in(tx, user_id, "sketch", [u["id"] for u in mine], f"{len(mine)} memory sketches made")
-        session.execute_write(write)
         done += len(rows)
     return done
 

@@ -499,8 +499,7 @@ class Writer:
                 if known.echo(digest) not in (None, memory_id):
                     raise InvalidInput(f"memory {known.echo(digest)} already holds this content", field="content")
                 changes.update(content=edit.content, content_hash=digest, tokens=edit.tokens,
-                               embedding=vectors[0].tolist(), model=self.embedder.name,
-                               sketch=self.embedder.sketches(vectors)[0])
+                               embedding=vectors[0].tolist(), model=self.embedder.name)
             if edit.summary is not KEEP:
                 changes.update(set_summary=True, summary=edit.summary, summary_tokens=edit.summary_tokens)
             memory = update_cypher.update_memory(tx, user_id, memory_id, at=at, **changes)
@@ -525,9 +524,8 @@ class Writer:
         admitted = admission.admit(settings, self.tokens, scope, items, now, request_id)
         texts = [each.row["content"] for each in admitted]
         vectors = self.embeddings.submit(texts, self._embed_groups) if together else self.embedder.embed_documents(texts)
-        for each, vector, sketch in zip(admitted, vectors, self.embedder.sketches(vectors)):
+        for each, vector in zip(admitted, vectors):
             each.row["embedding"] = vector.tolist()
-            each.row["sketch"] = sketch
             each.row["model"] = self.embedder.name
         return admitted
 

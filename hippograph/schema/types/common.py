@@ -11,16 +11,17 @@ import strawberry
 from hippograph.graph.vocabulary import EdgeType as _EdgeType
 from hippograph.graph.vocabulary import EntityType as _EntityType
 from hippograph.graph.vocabulary import Tier as _Tier
+from hippograph.memory.recall.profiles import BUDGETS_SAID
 from hippograph.memory.recall.profiles import Priority as _Priority
 from hippograph.operations import vocabulary
 
 Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
-Priority = strawberry.enum(_Priority, description="The recall budget: critical 3 items / 300 tokens, high 2 / 200, medium 1 / 100, low nothing.")
+Priority = strawberry.enum(_Priority, description=BUDGETS_SAID)
 EntityType = strawberry.enum(_EntityType, description="The six entity types of the knowledge graph.")
 EdgeType = strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
 ProfileName = strawberry.enum(
     vocabulary.ProfileName, name="RecallProfile",
-    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) all four signals.",
+    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, keyword and relation, weighed by the query's style.",
 )
 MemoryKind = strawberry.enum(
     vocabulary.MemoryKind,

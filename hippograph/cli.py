@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
@@ -83,13 +85,35 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.api.logs import log_config
     from hippograph.schema.limits import MAX_BODY_BYTES
 
-    # Fail in one clear line before uvicorn starts, rather than inside its lifespan.
+    host, port = args.host or settings.host, args.port or settings.port
+    # Fail in one clear line before uvicorn starts, rather than inside its lifespan: uvicorn binds only
+    # once the model is loaded, and says a busy port in a log line.
+    listening = _listen(host, port)
     connect(settings).close()
-    uvicorn.run(
-        create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
-        log_config=log_config(), access_log=False, ws_max_size=MAX_BODY_BYTES,
+    config = uvicorn.Config(
+        create_app(settings), host=host, port=port, log_config=log_config(), access_log=False,
+        ws_max_size=MAX_BODY_BYTES,
     )
-    return 0
+    server = uvicorn.Server(config)
+    server.run(sockets=[listening])
+    # As uvicorn.run: a server that never started (its lifespan failed, and said why) exits 3.
+    return 0 if server.started else 3
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` as uvicorn binds one; a port taken or an address this machine does
+    not have is a :class:`ConfigError`."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as exc:
+        listening.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"port {port} is in use") from None
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 def cmd_graphiql_assets(args: argparse.Namespace, settings: Settings) -> int:

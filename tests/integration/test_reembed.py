@@ -4,6 +4,8 @@ from one model to another beside the current vectors, resumably, while the old m
 from __future__ import annotations
 
 import dataclasses
+import re
+import threading
 from collections.abc import Iterator
 
 import numpy as np
@@ -69,6 +71,35 @@ def test_every_memory_gets_the_current_vector_and_an_audit_line(first_slot: Serv
     # The same model, in the other slot now, and served from there.
     assert store_model.read(services.driver, services.database)["vectors"] == "embedding2"
     assert recall(services, "which database did we choose", Scope("alice", "p"), profile=BY_INDEX).items[0].id == ids["alice"]
+
+
+def test_the_progress_line_counts_writes_arriving_meanwhile_and_never_passes_its_total(
+    first_slot: Services, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    services, user = first_slot, Scope("u-progress")
+    for text in TEXTS[:4]:
+        remember(services, user, MemoryInput(text, Tier.LONG_TERM))
+    embed = services.embedder.embed_documents
+    arriving = list(TEXTS[4:10])
+
+    writing = threading.Event()
+
+    def embed_while_written(texts: list[str]) -> np.ndarray:
+        # A server of the old model writes as the pass goes: one memory a page, through the real write path
+        # (which embeds it with this same embedder: not a page of the pass).
+        if arriving and not writing.is_set():
+            writing.set()
+            remember(services, user, MemoryInput(arriving.pop(), Tier.LONG_TERM))
+            writing.clear()
+        return embed(texts)
+
+    monkeypatch.setattr(services.embedder, "embed_documents", embed_while_written)
+    done = reembed(services, page=1)
+    assert done.switched and not arriving
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reembed with ")]
+    counts = [tuple(map(int, match)) for line in lines for match in re.findall(r"(\d+)/(\d+) memories", line)]
+    assert counts and all(shown <= total for shown, total in counts), lines
+    assert counts[-1] == (10, 10), lines
 
 
 @pytest.fixture(scope="module")

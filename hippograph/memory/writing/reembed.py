@@ -60,12 +60,13 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
         store_model.clear(driver, database, target)
         store_model.begin_next(driver, database, embedder.name, embedder.dimension)
     store_model.create_index(driver, database, target, embedder.dimension, INDEX_SECONDS)
-    with driver.session(database=database) as session:
-        total = session.execute_read(store_model.count_memories)
-        lacking = session.execute_read(store_model.count_lacking, target)
     memories = versions = 0
-    with Progress(f"reembed with {embedder.name}", total, "memories", done=total - lacking) as shown:
+    with Progress(f"reembed with {embedder.name}", 0, "memories") as shown:
         while True:
+            # Writes arrive meanwhile: each pass counts again what has the new vector, of how many.
+            with driver.session(database=database) as session:
+                total = session.execute_read(store_model.count_memories)
+                shown(total - session.execute_read(store_model.count_lacking, target), total)
             embedded, stopped = _memories(services, target, page, pages, shown)
             memories += embedded
             if stopped:
@@ -117,7 +118,10 @@ def _memories(services: Services, target: VectorSlot, page: int, pages: int | No
                                          f"{len(mine)} memory vectors made by {services.embedder.name}")
             session.execute_write(write)
         done += len(rows)
-        shown.advance(len(rows))
+        # A memory written since the pass began is in the store's count too; one edited since it got its new
+        # vector is embedded again, and counted once.
+        total = session.execute_read(store_model.count_memories)
+        shown(min(shown.done + len(rows), total), total)
     return done, False
 
 

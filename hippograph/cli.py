@@ -6,6 +6,7 @@ import argparse
 import errno
 import json
 import logging
+import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
@@ -26,6 +27,8 @@ from hippograph.sketch import SKETCH_DIMENSIONS
 USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError,
                ModelError)
 DOCUMENT_KINDS = ("session", "project", "long-term")
+# How much lower than the servers' the priority of `hippograph reembed`'s process is (see cmd_reembed).
+REEMBED_NICENESS = 10
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"
 # Commands that other packages add to this one: each entry point of this group is a function that
@@ -277,6 +280,9 @@ def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing.reembed import reembed
     from hippograph.memory.services import open_services
 
+    # A batch job beside live servers, most often on their machine: encoding a page takes every core for
+    # seconds (or minutes, with a large model), so the scheduler gives the servers and Neo4j the cores first.
+    os.nice(REEMBED_NICENESS)
     # Opened whatever model the store records: moving it to the configured one is the point.
     with open_services(settings, check=False) as services:
         done = reembed(services, pages=args.pages)

@@ -4,13 +4,17 @@ from one model to another beside the current vectors, resumably, while the old m
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
+from hippograph.cli import REEMBED_NICENESS
 from hippograph.config import Settings
 from hippograph.embedding import EmbeddingError
 from hippograph.graph import database_info, store_model
@@ -149,3 +153,13 @@ def test_a_minilm_store_moves_to_mpnet_resumably_while_minilm_keeps_recalling(fi
     assert "pottery" in recall(mpnet, "Who took a pottery class?", user).items[0].content
     with pytest.raises(EmbeddingError, match="hippograph reembed"):
         check_model(minilm.driver, minilm.database, minilm.embedder)
+
+
+def test_the_command_runs_below_the_servers_priority(first_slot: Services) -> None:
+    """A batch job beside live servers: the scheduler gives them (and Neo4j) the cores first."""
+    remember(first_slot, Scope("u-nice"), MemoryInput(TEXTS[0], Tier.LONG_TERM))
+    ran = subprocess.run([sys.executable, "-c", "import os, sys; from hippograph import cli; "
+                          "code = cli.main(['reembed', '--pages', '0']); print(os.nice(0)); sys.exit(code)"],
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr
+    assert int(ran.stdout.split()[-1]) == os.nice(0) + REEMBED_NICENESS

@@ -61,12 +61,9 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
         store_model.begin_next(driver, database, embedder.name, embedder.dimension)
     store_model.create_index(driver, database, target, embedder.dimension, INDEX_SECONDS)
     memories = versions = 0
-    with Progress(f"reembed with {embedder.name}", 0, "memories") as shown:
+    done, total = _counts(services, target)
+    with Progress(f"reembed with {embedder.name}", total, "memories", done=done) as shown:
         while True:
-            # Writes arrive meanwhile: each pass counts again what has the new vector, of how many.
-            with driver.session(database=database) as session:
-                total = session.execute_read(store_model.count_memories)
-                shown(total - session.execute_read(store_model.count_lacking, target), total)
             embedded, stopped = _memories(services, target, page, pages, shown)
             memories += embedded
             if stopped:
@@ -76,12 +73,20 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
             if store_model.switch(driver, database, target):
                 switch_seconds = time.perf_counter() - started
                 break
-            # Memories written since the pass began: another pass, then the switch again.
+            # Memories written since the pass began: another pass, counted again, then the switch again.
+            shown(*_counts(services, target))
     resketch(services)
     old = store_model.other(target)
     store_model.drop_index(driver, database, old)
     store_model.clear(driver, database, old)
     return Reembedded(memories, versions, switched=True, switch_seconds=switch_seconds)
+
+
+def _counts(services: Services, target: VectorSlot) -> tuple[int, int]:
+    """(memories that have ``target``'s vector, memories)."""
+    with services.driver.session(database=services.database) as session:
+        total = session.execute_read(store_model.count_memories)
+        return total - session.execute_read(store_model.count_lacking, target), total
 
 
 def _recorded(services: Services) -> dict[str, Any]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
@@ -23,6 +26,8 @@ from hippograph.models import SPLIT_MODELS, ModelError
 USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError,
                ModelError)
 DOCUMENT_KINDS = ("session", "project", "long-term")
+# How much lower than the servers' the priority of `hippograph reembed`'s process is (see cmd_reembed).
+REEMBED_NICENESS = 10
 # Who the audit tombstone of a `hippograph forget` says asked for it.
 CLI_ACTOR = "the command line"
 # Commands that other packages add to this one: each entry point of this group is a function that
@@ -78,13 +83,35 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.api.logs import log_config
     from hippograph.schema.limits import MAX_BODY_BYTES
 
-    # Fail in one clear line before uvicorn starts, rather than inside its lifespan.
+    host, port = args.host or settings.host, args.port or settings.port
+    # Fail in one clear line before uvicorn starts, rather than inside its lifespan: uvicorn binds only
+    # once the model is loaded, and says a busy port in a log line.
+    listening = _listen(host, port)
     connect(settings).close()
-    uvicorn.run(
-        create_app(settings), host=args.host or settings.host, port=args.port or settings.port,
-        log_config=log_config(), access_log=False, ws_max_size=MAX_BODY_BYTES,
+    config = uvicorn.Config(
+        create_app(settings), host=host, port=port, log_config=log_config(), access_log=False,
+        ws_max_size=MAX_BODY_BYTES,
     )
-    return 0
+    server = uvicorn.Server(config)
+    server.run(sockets=[listening])
+    # As uvicorn.run: a server that never started (its lifespan failed, and said why) exits 3.
+    return 0 if server.started else 3
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` as uvicorn binds one; a port taken or an address this machine does
+    not have is a :class:`ConfigError`."""
+    listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as exc:
+        listening.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"port {port} is in use") from None
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    listening.set_inheritable(True)
+    return listening
 
 
 def cmd_graphiql_assets(args: argparse.Namespace, settings: Settings) -> int:
@@ -250,6 +277,9 @@ def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing.reembed import reembed
     from hippograph.memory.services import open_services
 
+    # A batch job beside live servers, most often on their machine: encoding a page takes every core for
+    # seconds (or minutes, with a large model), so the scheduler gives the servers and Neo4j the cores first.
+    os.nice(REEMBED_NICENESS)
     # Opened whatever model the store records: moving it to the configured one is the point.
     with open_services(settings, check=False) as services:
         done = reembed(services, pages=args.pages)

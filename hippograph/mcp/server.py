@@ -36,14 +36,22 @@ are spelled in capitals (CRITICAL, PROJECT, NOTE, HYBRID). A tool that refuses s
 
 class MemoryServer(MCPServer):
     """The SDK's server, with every refusal made before a tool runs coded as the tools' own are: an
-    unknown tool, a string no field takes, arguments that do not fit the tool's schema."""
+    unknown tool, an argument the tool does not take, a string no field takes, arguments that do not
+    fit the tool's schema."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
     ) -> Any:
-        tools = sorted(tool.name for tool in await self.list_tools())
+        tools = {tool.name: tool for tool in await self.list_tools()}
         if name not in tools:
-            return refusal(ErrorCode.BAD_USER_INPUT, f"unknown tool {name!r}; the tools are {', '.join(tools)}")
+            return refusal(ErrorCode.BAD_USER_INPUT, f"unknown tool {name!r}; the tools are {', '.join(sorted(tools))}")
+        # The SDK would drop it unread: `remember(user: "alice")` would store the caller's memory, as if the
+        # argument had been heard. GraphQL refuses a field its input does not have; so does every tool.
+        takes = list(tools[name].input_schema.get("properties", {}))
+        unknown = [argument for argument in arguments if argument not in takes]
+        if unknown:
+            return refusal(ErrorCode.BAD_USER_INPUT,
+                           f"{unknown[0]}: {name} takes no such argument; it takes {', '.join(takes)}", unknown[0])
         try:
             for argument, value in arguments.items():
                 check_strings(value, argument)

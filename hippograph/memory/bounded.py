@@ -7,8 +7,9 @@ holding their connections: a burst of slow requests drained the pool for the req
 OUTCOME_UNKNOWN). So every session opened for a request with a deadline is held to what is left
 of it (:meth:`Deadline.left`):
 
-- it waits for a connection only while time is left, and retries a failed transaction only for
-  part of it, so that a request that cannot reach Neo4j is answered UNAVAILABLE before its deadline;
+- it waits for a connection only for a share of the time left, and retries a failed transaction only
+  for part of it, so that a request that cannot reach Neo4j — refused, or let in by a server still
+  starting that never answers — is answered UNAVAILABLE before its deadline, not held to it;
 - each transaction carries the time left as its timeout, so Neo4j itself stops it there and
   the connection goes back to the pool;
 - once nothing is left, no session opens: the work is cut off (``DeadlinePassed``), and whatever
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from neo4j import Driver, ManagedTransaction, Query, Session, unit_of_work
-from neo4j.exceptions import ConnectionAcquisitionTimeoutError, DriverError, IncompleteCommit, Neo4jError
+from neo4j.exceptions import DriverError, IncompleteCommit, Neo4jError
 
 from hippograph.graph.driver import ACQUISITION_TIMEOUT, FIRST_PAUSE, RETRY_TIME
 from hippograph.memory.errors import DeadlinePassed
@@ -41,6 +42,11 @@ R = TypeVar("R")
 # the answer (UNAVAILABLE, say) still reaches the caller.
 RETRY_SHARE = 0.25
 FIRST_PAUSE_SHARE = 0.25
+# The share of the time left that one wait for a connection may take. The driver waits once, then
+# again on each retry, the last retry beginning up to RETRY_SHARE after the first failure: two waits
+# and the retries end by about 0.9 of the time left. (Waiting 10 s each, a connection to a Neo4j
+# still starting held a request 21 s of its 30, and the next session of it to the deadline.)
+ACQUISITION_SHARE = 0.2
 
 
 class BoundedDriver:
@@ -59,11 +65,9 @@ class BoundedDriver:
             return self.unbounded.session(**config)
         if left <= 0:
             raise cut_off(deadline)
-        # The wait for a connection may take all that is left: a connection still opening when the wait
-        # ends fails as if the store were away, which only the end of the deadline may say (cut off).
         retrying = min(RETRY_TIME, left * RETRY_SHARE)
         session = self.unbounded.session(
-            **config, connection_acquisition_timeout=min(ACQUISITION_TIMEOUT, left),
+            **config, connection_acquisition_timeout=min(ACQUISITION_TIMEOUT, left * ACQUISITION_SHARE),
             max_transaction_retry_time=retrying, initial_retry_delay=min(FIRST_PAUSE, retrying * FIRST_PAUSE_SHARE),
         )
         return cast(Session, BoundedSession(session, deadline))
@@ -108,12 +112,13 @@ class BoundedSession:
         return unit_of_work(timeout=self._left())(work)
 
     def _bounded(self, call: Callable[[], R]) -> R:
-        """``call``, except that what fails once the deadline has passed is said to be cut off."""
+        """``call``, except that what fails once the deadline has passed is said to be cut off. A wait for
+        a connection that ends with time left is the store's absence (UNAVAILABLE), not the deadline's."""
         try:
             return call()
         except (Neo4jError, DriverError) as exc:
-            timed_out = isinstance(exc, ConnectionAcquisitionTimeoutError) or "TransactionTimedOut" in str(
-                getattr(exc, "code", None))
+            # Neo4j stops a transaction at its timeout, which is the deadline.
+            timed_out = "TransactionTimedOut" in str(getattr(exc, "code", None))
             if isinstance(exc, IncompleteCommit) or not (timed_out or self._deadline.left() == 0):
                 raise
             log.warning("work of a request cut off at its deadline stopped: %s: %s", type(exc).__name__, exc)

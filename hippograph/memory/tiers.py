@@ -45,7 +45,7 @@ def check_caller_id(kind: str, value: str | None, error: type[InvalidInput] = Sc
         return None
     if isinstance(value, str):
         # First, so that refusing the form below never repeats a secret back.
-        scrubbing.check_id(f"{kind} id", value, error)
+        scrubbing.check_id(f"{kind} id", value, error, common_passwords=kind != "user")
     if not isinstance(value, str) or not CALLER_ID.match(value):
         raise error(
             f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, starting with a letter or digit"

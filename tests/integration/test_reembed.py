@@ -4,11 +4,17 @@ from one model to another beside the current vectors, resumably, while the old m
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
+from hippograph.cli import REEMBED_NICENESS
 from hippograph.config import Settings
 from hippograph.embedding import EmbeddingError
 from hippograph.graph import database_info, store_model
@@ -71,6 +77,35 @@ def test_every_memory_gets_the_current_vector_and_an_audit_line(first_slot: Serv
     assert recall(services, "which database did we choose", Scope("alice", "p"), profile=BY_INDEX).items[0].id == ids["alice"]
 
 
+def test_the_progress_line_counts_writes_arriving_meanwhile_and_never_passes_its_total(
+    first_slot: Services, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    services, user = first_slot, Scope("u-progress")
+    for text in TEXTS[:4]:
+        remember(services, user, MemoryInput(text, Tier.LONG_TERM))
+    embed = services.embedder.embed_documents
+    arriving = list(TEXTS[4:10])
+
+    writing = threading.Event()
+
+    def embed_while_written(texts: list[str]) -> np.ndarray:
+        # A server of the old model writes as the pass goes: one memory a page, through the real write path
+        # (which embeds it with this same embedder: not a page of the pass).
+        if arriving and not writing.is_set():
+            writing.set()
+            remember(services, user, MemoryInput(arriving.pop(), Tier.LONG_TERM))
+            writing.clear()
+        return embed(texts)
+
+    monkeypatch.setattr(services.embedder, "embed_documents", embed_while_written)
+    done = reembed(services, page=1)
+    assert done.switched and not arriving
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reembed with ")]
+    counts = [tuple(map(int, match)) for line in lines for match in re.findall(r"(\d+)/(\d+) memories", line)]
+    assert counts and all(shown <= total for shown, total in counts), lines
+    assert counts[-1] == (10, 10), lines
+
+
 @pytest.fixture(scope="module")
 def mpnet(settings: Settings) -> Iterator[Services]:
     with open_services(dataclasses.replace(settings, embedding_model=MPNET), check=False) as opened:
@@ -118,3 +153,13 @@ def test_a_minilm_store_moves_to_mpnet_resumably_while_minilm_keeps_recalling(fi
     assert "pottery" in recall(mpnet, "Who took a pottery class?", user).items[0].content
     with pytest.raises(EmbeddingError, match="hippograph reembed"):
         check_model(minilm.driver, minilm.database, minilm.embedder)
+
+
+def test_the_command_runs_below_the_servers_priority(first_slot: Services) -> None:
+    """A batch job beside live servers: the scheduler gives them (and Neo4j) the cores first."""
+    remember(first_slot, Scope("u-nice"), MemoryInput(TEXTS[0], Tier.LONG_TERM))
+    ran = subprocess.run([sys.executable, "-c", "import os, sys; from hippograph import cli; "
+                          "code = cli.main(['reembed', '--pages', '0']); print(os.nice(0)); sys.exit(code)"],
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr
+    assert int(ran.stdout.split()[-1]) == os.nice(0) + REEMBED_NICENESS

@@ -174,6 +174,13 @@ class Scrubber:
         """One field, seen as ``label: value``."""
         return self.fields("{label}: {value}", label=(path, label), value=(path, value))["value"]
 
+    def id(self, path: str, value: str) -> str:
+        """An id the document gives (a task's, a decision's): checked as every id a caller names, never redacted."""
+        try:
+            return scrubbing.check_id("the id", value)
+        except InvalidInput as exc:
+            raise DocumentError(path, str(exc)) from None
+
     def key(self, path: str, key: str, value: str | None = None) -> str:
         """A key of an object section, with its value when it has one; keys are never redacted, only refused."""
         if value is None:

@@ -46,7 +46,8 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
 
     for position, (key, value) in enumerate(document["preferences"].items()):
         path = child("$.preferences", key)
-        value = scrub.key(path, key, value)
+        # The key is an id to set_preference: refused here, where the path can be named, not half-way through.
+        value = scrub.key(path, scrub.id(path, key), value)
         attributes = {"key": key, "value": value}
         entries.append(Entry(
             path=path, section="preferences", position=position, key=key, attributes=attributes,

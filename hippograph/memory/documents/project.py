@@ -58,7 +58,7 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
             decision=(child(path, "decision"), decision["decision"]), reason=(child(path, "reason"), decision["reason"]),
         )
         attributes = {
-            "id": scrub.value(child(path, "id"), "id", decision["id"]),
+            "id": scrub.id(child(path, "id"), decision["id"]),
             "decision": fields["decision"], "reason": fields["reason"], "date": decision["date"],
         }
         entries.append(Entry(

@@ -43,7 +43,7 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         path = child("$.tasks", position)
         tasks.append({
             "position": position,
-            "id": scrub.value(child(path, "task_id"), "task_id", task["task_id"]),
+            "id": scrub.id(child(path, "task_id"), task["task_id"]),
             "classification": scrub.value(child(path, "classification"), "classification", task["classification"]),
             "keys": list(task),
         })

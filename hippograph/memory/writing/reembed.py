@@ -57,11 +57,9 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
         store_model.clear(driver, database, target)
         store_model.begin_next(driver, database, embedder.name, embedder.dimension)
     store_model.create_index(driver, database, target, embedder.dimension, INDEX_SECONDS)
-    with driver.session(database=database) as session:
-        total = session.execute_read(store_model.count_memories)
-        lacking = session.execute_read(store_model.count_lacking, target)
     memories = versions = 0
-    with Progress(f"reembed with {embedder.name}", total, "memories", done=total - lacking) as shown:
+    done, total = _counts(services, target)
+    with Progress(f"reembed with {embedder.name}", total, "memories", done=done) as shown:
         while True:
             embedded, stopped = _memories(services, target, page, pages, shown)
             memories += embedded
@@ -72,11 +70,19 @@ def reembed(services: Services, page: int = PAGE, pages: int | None = None) -> R
             if store_model.switch(driver, database, target):
                 switch_seconds = time.perf_counter() - started
                 break
-            # Memories written since the pass began: another pass, then the switch again.
+            # Memories written since the pass began: another pass, counted again, then the switch again.
+            shown(*_counts(services, target))
     old = store_model.other(target)
     store_model.drop_index(driver, database, old)
     store_model.clear(driver, database, old)
     return Reembedded(memories, versions, switched=True, switch_seconds=switch_seconds)
+
+
+def _counts(services: Services, target: VectorSlot) -> tuple[int, int]:
+    """(memories that have ``target``'s vector, memories)."""
+    with services.driver.session(database=services.database) as session:
+        total = session.execute_read(store_model.count_memories)
+        return total - session.execute_read(store_model.count_lacking, target), total
 
 
 def _recorded(services: Services) -> dict[str, Any]:
@@ -113,7 +119,10 @@ def _memories(services: Services, target: VectorSlot, page: int, pages: int | No
                                          f"{len(mine)} memory vectors made by {services.embedder.name}")
             session.execute_write(write)
         done += len(rows)
-        shown.advance(len(rows))
+        # A memory written since the pass began is in the store's count too; one edited since it got its new
+        # vector is embedded again, and counted once.
+        total = session.execute_read(store_model.count_memories)
+        shown(min(shown.done + len(rows), total), total)
     return done, False
 
 

@@ -22,7 +22,8 @@ A structured input (a memory's attributes) goes through :func:`enforce_data`
 whole: every key and every string, each string seen after its key, since
 ``{"db_password": "S3cr3t!"}`` names its secret in the key. An id is never
 redacted — a redacted id would name something else — so :func:`check_id`
-refuses one that holds a secret, whatever the policy.
+refuses one that holds a secret, whatever the policy, or that is one of the
+common passwords of zxcvbn's frequency list.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from zxcvbn.frequency_lists import FREQUENCY_LISTS
+from zxcvbn.matching import L33T_TABLE, build_ranked_dict, l33t_match
 
 from hippograph.memory.errors import InvalidInput
 
@@ -156,9 +160,14 @@ def enforce_data(value: Any, policy: str) -> ScrubbedData:
     return ScrubbedData(scrubbed, sorted(kinds))
 
 
-def check_id(what: str, value: str, error: type[InvalidInput] = InvalidInput) -> str:
-    """``value`` when it holds no secret; else ``error``, under either policy, naming ``what`` and never the value."""
-    kinds = _id_kinds(value)
+def check_id(
+    what: str, value: str, error: type[InvalidInput] = InvalidInput, *, common_passwords: bool = True,
+) -> str:
+    """``value`` when it holds no secret; else ``error``, under either policy, naming ``what`` and never the value.
+
+    ``common_passwords=False`` for a user id, an account's name given by an operator (the CLI, an admin's
+    ``createApiKey``): the breach lists are full of account names ("admin1", "michael1")."""
+    kinds = _id_kinds(value, common_passwords)
     if kinds:
         raise error(f"{what} looks like a secret ({', '.join(kinds)}); an id is never redacted, so use another")
     return value
@@ -209,75 +218,52 @@ def _scrub_data(value: Any, kinds: set[str]) -> Any:
 
 # Scopes are checked whenever one is made, over and over with the same few ids: each is scanned once.
 @lru_cache(maxsize=4096)
-def _id_kinds(value: str) -> tuple[str, ...]:
+def _id_kinds(value: str, common_passwords: bool) -> tuple[str, ...]:
     kinds = set(scrub(value).kinds)
-    if _password_shaped(value):
+    if _policy_shaped(value) or (common_passwords and _common_password(value)):
         kinds.add("password")
     return tuple(sorted(kinds, key=_PRIORITY.__getitem__))
 
 
-# A bare password is a word to a scan of prose; in an id it is told by its shape (``_password_shaped``).
-# A word spelled with letters and the digits or symbols that stand in for letters ("Sw0rdf1sh" for swordfish),
-# each CamelCase part of it ("C0rrectH0rse") a part of four characters or more.
-_SPELLED = re.compile(r"[A-Za-z013457@$]+")
-_HUMP = re.compile(r"[A-Z]?[^A-Z]+|[A-Z]+")
-_STAND_IN = re.compile(r"(?<=[A-Za-z])[013457@$](?=[A-Za-z]{2})")
-_HEX = re.compile(r"[0-9A-Fa-f]+")
-_AS_LETTER = str.maketrans("013457@$", "oieastas")
-# Four consonants in a row, once the stand-ins read as letters: no word, but a random id ("g3tbo4sljz1w").
-_CONSONANTS = re.compile(r"[^aeiouy]{4,}")
-# The parts of an id between its separators, and what a password adds after its word ("hunter2", "Adm1n!").
+# A bare password is a word to a scan of prose; in an id it is told by zxcvbn's frequency list of the
+# passwords of breaches, most common first, and its l33t table (bench/passwords measures the rule).
+COMMON_PASSWORDS = 10_000
+_PASSWORDS = {"passwords": build_ranked_dict(FREQUENCY_LISTS["passwords"][:COMMON_PASSWORDS])}
+# Every word zxcvbn knows (its passwords, English words, names, surnames, film and TV words).
+_WORDS = {"words": build_ranked_dict(sorted({word for words in FREQUENCY_LISTS.values() for word in words}))}
+# zxcvbn's l33t table, kept to the stand-ins an id is made of: each further symbol multiplies the
+# spellings it tries, and with brackets and bars a long id took seconds.
+_L33T = {letter: kept for letter, subs in L33T_TABLE.items() if (kept := [c for c in subs if c.isdigit() or c in "@$!"])}
+# A word this long spelled with stand-ins is a password inside any id ("Sw0rdf1sh3fa9c21b"); shorter
+# ones turn up by chance in names ("l10n" reads "lion", "editor5" "editors").
+_SPELLED_WORD = 7
+# The parts of an id between its separators. One longer than a password with a short tail
+# ("Sw0rdf1sh3fa9c21b" has 17 characters) is not searched for spelled words: the search grows with
+# the square of its length, and a crafted part of 36 characters took a tenth of a second.
 _ID_PART = re.compile(r"[^\s._:/-]+")
-_TAIL = re.compile(r"[0-9!#$%^&*?~+=]+$")
-# The words the breach lists hold most often under a few digits or a symbol; alone, each is just a word.
-_WEAK_WORDS = frozenset("""
-    password passwd letmein qwerty qwertz azerty asdfgh iloveyou trustno hunter admin welcome changeme monkey dragon
-    sunshine princess football baseball superman batman starwars shadow secret
-""".split())
+_LONGEST_PART = 24
 # Symbols a password policy asks for and an id, a version or a URL has no use for.
 _POLICY_SYMBOL = re.compile(r"[!$%^*~|]")
 
 
-def _password_shaped(value: str) -> bool:
-    """A bare password, told by one of three shapes an id people pick does not have:
-
-    - letters, digits and one of ``! $ % ^ * ~ |`` in one word ("Summer2024!", "Xk9#mQ2$vL7p");
-    - a word of the breach lists with its letters swapped or digits or symbols after it ("hunter2",
-      "passw0rd123", "Adm1n!", "Welcome1"); the word alone ("admin") is a word;
-    - letters swapped for the digits or '@' that stand in for them, twice, or once in a capitalised word
-      ("Sw0rdf1sh", "C0rrectH0rse", "Tr0ub4dor", "Passw0rd"), where the word still reads as one.
-
-    Ids read otherwise: "s3-backups", "web3app" and "user@example.com" swap once in lower case,
-    "Sprint1b" ends in its digit, "iPhone15" and random ids mix their case in short parts, and hex
-    (uuids, hashes) is left alone."""
-    return _policy_shaped(value) or _weak_word(value) or _letters_swapped(value)
+def _common_password(value: str) -> bool:
+    """One of the 10,000 most common passwords in any case ("qwerty", "Hunter2", "abc123"), or a word of
+    seven letters or more spelled with digits or symbols for letters anywhere in the id ("P@ssw0rd",
+    "Sw0rdf1sh3fa9c21b", "C0rrectH0rse")."""
+    if value.lower() in _PASSWORDS["passwords"]:
+        return True
+    return any(
+        match["j"] + 1 - match["i"] >= _SPELLED_WORD
+        for part in _ID_PART.findall(value) if len(part) <= _LONGEST_PART
+        for match in l33t_match(part, _WORDS, _L33T)
+    )
 
 
 def _policy_shaped(value: str) -> bool:
+    """Letters, digits and one of ``! $ % ^ * ~ |`` in one word ("Summer2024!", "Xk9#mQ2$vL7p"): a
+    password policy's shape, which no id, version or URL has."""
     return any(_POLICY_SYMBOL.search(word) and any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
                for word in value.split())
-
-
-def _weak_word(value: str) -> bool:
-    for part in _ID_PART.findall(value):
-        for word in (part, *_HUMP.findall(part)):
-            stem = _TAIL.sub("", word).lower().translate(_AS_LETTER)
-            if stem in _WEAK_WORDS and stem != word.lower():
-                return True
-    return False
-
-
-def _letters_swapped(value: str) -> bool:
-    for word in _SPELLED.findall(value):
-        humps = _HUMP.findall(word)
-        if _HEX.fullmatch(word) or any(len(hump) < 4 for hump in humps[1:]):
-            continue
-        if _CONSONANTS.search(word.lower().translate(_AS_LETTER)):
-            continue
-        swaps = [len(_STAND_IN.findall(hump)) for hump in humps]
-        if sum(swaps) >= 2 or (swaps[0] == 1 and word[0].isupper()):
-            return True
-    return False
 
 
 def _redact(text: str, findings: list[Finding]) -> str:

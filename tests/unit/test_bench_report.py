@@ -133,3 +133,12 @@ def test_the_lifecycle_page_compares_each_set_with_the_same_set_of_the_raw_run()
     assert "| hybrid | lifecycle | 0.700 |" in text and "| hybrid | raw turns | 0.800 |" in text
     assert "0.600" not in text
     assert "| hybrid | raw turns |" not in lifecycle.page(result, None)
+
+
+def test_the_latency_page_names_how_memories_and_queries_were_encoded() -> None:
+    result = _measured(1000)
+    assert "encoded in" not in report._latency_section(result, None)  # a result made before it was recorded
+    result["encoding"] = {"model": "all-mpnet-base-v2", "memory_encoding": "int8", "query_encoding": "float32",
+                          "cpu_capability": "AVX2"}
+    page = report._latency_section(result, None)
+    assert "Memories encoded in int8, queries in float32, on a CPU whose torch capability is AVX2." in page

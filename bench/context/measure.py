@@ -87,18 +87,8 @@ class Encoded:
             with np.load(saved, allow_pickle=False) as npz:
                 self.turn.update(zip(npz["turn_texts"].tolist(), npz["turns"]))
                 self.window.update(zip(npz["window_texts"].tolist(), npz["windows"]))
-        started = time.perf_counter()
-        missing = [t for t in texts if t not in self.turn]
-        for start in range(0, len(missing), 256):
-            chunk = missing[start:start + 256]
-            self.turn.update(zip(chunk, embedder.embed_documents(chunk)))
-        self.turn_seconds = time.perf_counter() - started
-        started = time.perf_counter()
-        missing = [t for t in windows if t not in self.window]
-        for start in range(0, len(missing), 256):
-            chunk = missing[start:start + 256]
-            self.window.update(zip(chunk, embedder.embed(chunk)))
-        self.window_seconds = time.perf_counter() - started
+        self.turn_seconds = _encode(embedder.embed_documents, texts, self.turn)
+        self.window_seconds = _encode(embedder.embed, windows, self.window)
         self.counts = {"turns": len(texts), "windows": len(windows)}
         if saved:
             np.savez(saved, turn_texts=np.array(list(self.turn), dtype=str), turns=np.stack(list(self.turn.values())),
@@ -122,6 +112,16 @@ class Encoded:
                 out[name] = unit(u + w)
                 out[name + "-exact"] = np.stack([u, w])
         return out
+
+
+def _encode(encode: Callable[[list[str]], np.ndarray], texts: Sequence[str], into: dict[str, np.ndarray]) -> float:
+    """The texts not ``into`` yet, encoded into it, 256 a call; the seconds it took."""
+    started = time.perf_counter()
+    missing = [t for t in texts if t not in into]
+    for start in range(0, len(missing), 256):
+        chunk = missing[start:start + 256]
+        into.update(zip(chunk, encode(chunk)))
+    return time.perf_counter() - started
 
 
 def query_vectors(embedder: Embedder, encode: Callable[[list[str]], np.ndarray], sets: Sequence[DataSet]

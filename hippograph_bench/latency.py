@@ -62,6 +62,7 @@ def run(
     random.Random(3).shuffle(questions)
     result: dict[str, Any] = {
         "sizes": list(sizes), "classes": list(CLASSES), "model": services.embedder.name, "profile": "hybrid",
+        "encoding": services.embedder.running(),
         "priority": "critical", "queries": queries, "by_size": {}, "build": {"distinct_texts": len(texts)},
         "data": [Path(p).name for p in data],
         "method": (

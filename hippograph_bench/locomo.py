@@ -277,7 +277,7 @@ def summarise_sets(
         "sets": {data.name: summarise([a for a in asked if a.dataset == data.name], data.conversations, profiles,
                                       data.sessions_scored, listed=len(data.conversations) <= LISTED_CONVERSATIONS)
                  for data in sets},
-        "model": services.embedder.name,
+        "model": services.embedder.name, "encoding": services.embedder.running(),
         "profiles": {name: describe(profile) for name, profile in profiles.items()},
         "ingest_seconds": round(seconds, 1),
     }

@@ -27,9 +27,10 @@ CITATION = (
 )
 SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency.json"))
 # Pages that write their own markdown (hippograph_bench.writes, .api, .lifecycle), the million-memory
-# latency page (that store measured on its own, `--sizes 1000000`) and the ranking page (what shapes hybrid's
-# ranking, written by hand from `bench/mpnet/fit.md`): included as they are.
-PAGES = ("latency-1m.md", "lifecycle.md", "writes.md", "api.md", "ranking.md", "langgraph.md")
+# latency page (that store measured on its own, `--sizes 1000000`), the ranking page (what shapes hybrid's
+# ranking, written by hand from `bench/mpnet/fit.md`) and the encoders page (each encoder candidate's quality
+# and clock, written by hand from the pages it names): included as they are.
+PAGES = ("latency-1m.md", "lifecycle.md", "writes.md", "api.md", "ranking.md", "encoders.md", "langgraph.md")
 # The latency results whose statement parts are set beside what each signal earns.
 LATENCIES = ("latency.json", "latency-1m.json")
 # A branch of the recall statement, the signal the fit's ablation leaves out with it, and the statement
@@ -120,13 +121,23 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def encoding(result: dict[str, Any]) -> str:
+    """What encoded, as it ran (``Embedder.running``): a sentence for a page; empty for a result made before it was recorded."""
+    ran = result.get("encoding")
+    if not ran:
+        return ""
+    return (f"Memories encoded in {ran['memory_encoding']}, queries in {ran['query_encoding']}, on a CPU whose torch "
+            f"capability is {ran['cpu_capability']}. ")
+
+
 def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
     methods = list(result["results"])
     sets = result.get("sets", {})
     text = [
         "## Recall quality\n",
         f"{result['questions']} questions (those with evidence, adversarial ones left out) over "
-        f"{len(sets) or 1} set(s); embedding model `{result['model']}`. Each conversation is one user (of this run "
+        f"{len(sets) or 1} set(s); embedding model `{result['model']}`. {encoding(result)}"
+        "Each conversation is one user (of this run "
         "alone, forgotten when it ends), each session a session, turns stamped with their session's date (a turn "
         "longer than a memory holds stored as its parts, each standing for the turn); a question is asked at its "
         "own date (LongMemEval's `question_date`), else a day after the last session.\n",
@@ -340,7 +351,8 @@ def _worth_section(fit: dict[str, Any], latencies: list[dict[str, Any]]) -> str:
 def _latency_section(result: dict[str, Any], plot: str | None) -> str:
     # Named by its sizes: REPORT.md gathers the 100,000- and the million-memory runs, each a page of its own.
     sizes = " and ".join(f"{size:,}" for size in result["sizes"])
-    text = [f"## Recall latency and exactness at {sizes} memories\n", result.get("method", "") + "\n"]
+    text = [f"## Recall latency and exactness at {sizes} memories\n", result.get("method", "") + "\n",
+            *([encoding(result) + "\n"] if encoding(result) else [])]
     rows = []
     for size in result["sizes"]:
         measured = result["by_size"][str(size)]

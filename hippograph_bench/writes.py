@@ -30,6 +30,7 @@ from hippograph.memory.writing.forget import forget_user
 from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
 from hippograph.progress import Progress
 from hippograph_bench import metrics
+from hippograph_bench.report import encoding
 from hippograph_bench.data import load
 
 LARGE = 100_000_000
@@ -90,7 +91,7 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
     import_rate = len(bulk_texts) / import_seconds
     return {
         "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "model": services.embedder.name,
+        "model": services.embedder.name, "encoding": services.embedder.running(),
         "remember": {
             "samples": len(latencies),
             "p50_ms": round(statistics.median(latencies), 2),
@@ -114,7 +115,8 @@ def report(result: dict[str, Any]) -> str:
         "",
         "## The write path",
         "",
-        f"Measured {result['when']} with `{result['model']}` on this machine (`hippograph bench writes`).",
+        f"Measured {result['when']} with `{result['model']}` on this machine (`hippograph bench writes`). "
+        f"{encoding(result)}",
         "",
         "| measure | value |",
         "|---|---|",

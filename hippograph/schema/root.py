@@ -25,6 +25,12 @@ class ServerInfo:
     neo4j_edition: str
     embedding_model: str
     embedding_dimension: int
+    memory_encoding: str = strawberry.field(
+        description="How memories are encoded as they really run: float32, bfloat16 or int8 (HIPPOGRAPH_DOCUMENT_VECTORS, "
+                    "auto resolved).")
+    query_encoding: str = strawberry.field(
+        description="How queries are encoded: int8 (a BERT such as MiniLM), bfloat16 (an MPNet where the CPU "
+                    "computes it natively) or float32.")
 
 
 def _query(resolver, description: str):  # noqa: ANN001, ANN202 - strawberry reads the resolver's own annotations
@@ -47,6 +53,8 @@ class Query:
             neo4j_edition=edition,
             embedding_model=services.embedder.name,
             embedding_dimension=services.embedder.dimension,
+            memory_encoding=services.embedder.documents,
+            query_encoding=services.embedder.queries,
         )
 
     recall = _query(recall.recall, "The caller's memories that best answer `query`, ranked, within the priority's budget.")

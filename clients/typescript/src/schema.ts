@@ -1155,8 +1155,12 @@ export type ServerInfo = {
   __typename?: 'ServerInfo';
   embeddingDimension: Scalars['Int']['output'];
   embeddingModel: Scalars['String']['output'];
+  /** How memories are encoded as they really run: float32, bfloat16 or int8 (HIPPOGRAPH_DOCUMENT_VECTORS, auto resolved). */
+  memoryEncoding: Scalars['String']['output'];
   neo4jEdition: Scalars['String']['output'];
   neo4jVersion: Scalars['String']['output'];
+  /** How queries are encoded: int8 (a BERT such as MiniLM), bfloat16 (an MPNet where the CPU computes it natively) or float32. */
+  queryEncoding: Scalars['String']['output'];
   version: Scalars['String']['output'];
 };
 

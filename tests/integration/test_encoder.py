@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from sentence_transformers import SentenceTransformer
-from sentence_transformers.models import Pooling
+from sentence_transformers.sentence_transformer.modules import Pooling
 
 from hippograph.embedding import Embedder, EmbeddingError, passages
 from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack

@@ -529,6 +529,10 @@ class Writer:
             each.row["embedding"] = vector.tolist()
             each.row["sketch"] = sketch
             each.row["model"] = self.embedder.name
+        for each in admitted:
+            if each.fields:  # a store item's fields, each a vector of its own (``hippograph.graph.items``)
+                each.row["fieldVectors"] = self.embedder.embed_documents(each.fields).ravel().tolist()
+                each.row["fieldModel"] = self.embedder.name
         return admitted
 
     def _embed_groups(self, groups: Sequence[list[str]]) -> list[np.ndarray]:

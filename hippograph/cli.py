@@ -222,6 +222,25 @@ def _verify_receipt(path: str, settings: Settings) -> int:
     return 1
 
 
+def cmd_capacity(args: argparse.Namespace, settings: Settings) -> int:
+    from hippograph.graph.driver import connect
+    from hippograph.graph.vocabulary import Tier
+    from hippograph.memory.tiers import capacity, keep_capacity, kept_capacities
+
+    driver = connect(settings)
+    try:
+        with driver.session(database=settings.neo4j_database) as session:
+            if args.tier is not None and (args.tokens is not None or args.unset):
+                tier = Tier(args.tier.upper().replace("-", "_"))
+                session.execute_write(lambda tx: keep_capacity(tx, tier, None if args.unset else args.tokens))
+            in_effect = session.execute_read(lambda tx: kept_capacities(settings, tx))
+    finally:
+        driver.close()
+    for tier in Tier:
+        print(f"{tier.value.lower().replace('_', '-')}\t{capacity(in_effect, tier)}")
+    return 0
+
+
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import documents
     from hippograph.memory.errors import InvalidInput
@@ -357,6 +376,14 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", help="check an erasure's receipt against the store: exit 0 when nothing it names remains, 1 otherwise",
     ).add_argument("receipt", metavar="RECEIPT", help="the receipt's JSON file, as --receipt wrote it")
     forgetting.set_defaults(run=cmd_forget)
+
+    capacities = sub.add_parser("capacity", help="a tier's capacity in tokens, kept in the store for the server and "
+                                                 "every command (HIPPOGRAPH_*_CAPACITY is the default); prints each "
+                                                 "tier's capacity in effect")
+    capacities.add_argument("tier", nargs="?", choices=("session", "project", "long-term"))
+    capacities.add_argument("tokens", nargs="?", type=int, metavar="TOKENS", help="the capacity to keep")
+    capacities.add_argument("--unset", action="store_true", help="forget the kept capacity: the default applies again")
+    capacities.set_defaults(run=cmd_capacity)
 
     imports = sub.add_parser("import", help="import a session, project or long-term JSON document into the graph")
     imports.add_argument("kind", choices=DOCUMENT_KINDS)

@@ -6,7 +6,7 @@ Install the extra (``pip install 'hippograph[langgraph]'``: ``langgraph`` alone,
 
     store = HippographStore("http://127.0.0.1:8000", key)
     store.put(("project", "shop"), "deploy", {"how": "Docker Compose on the staging host"})
-    store.search(("project", "shop"), query="how do we deploy?")   # each SearchItem.score is recall's
+    store.search(("project", "shop"), query="how do we deploy?")   # scored by the best field's cosine
     graph = builder.compile(store=store)
 
 A namespace says where its items live, on the key owner's scopes:
@@ -22,11 +22,12 @@ recalled, scrubbed of secrets, audited and erased as any memory is. Its attribut
 Postgres store keeps it; up to the 2 MiB a request carries) and its TTL, so ``get`` returns the value as
 it was put (secrets redacted). Its text, which recall searches, is a one-line rendering of the value (of
 the fields ``index`` names, or the store's ``index["fields"]``; of the namespace and key alone with
-``index=False``). Keys and labels are case-sensitive: ``"Doc1"`` and ``"doc1"`` are two items.
+``index=False``). Keys and labels are case-sensitive: ``"Doc1"`` and ``"doc1"`` are two items. Each
+indexed field (those ``index`` names, or the whole value) is embedded on its own, as LangGraph's stores
+embed it: the memory keeps the vectors (``remember``'s ``fields``), not their text.
 
-``search`` with a ``query`` ranks every match: the ones recall ranks above its floor first (best of the
-tier's first ``PAGE``), ``score`` recall's score; then the others, newest first, scored 0.0; items put with
-``index=False`` last, scored None. Without a query, the newest first. ``put`` on a key that holds an item
+``search`` with a ``query`` ranks every match by its best field's cosine to the query, as the server
+computes it (``itemScores``); items put with ``index=False`` come last, scored None. Without a query, the newest first. ``put`` on a key that holds an item
 stores the new one and forgets the old (``created_at`` carries over); of two puts of one key at once,
 the last to finish wins. ``delete`` forgets. ``get``, ``put`` and ``delete`` find a key's item by the
 request id it was written with (``memories(filter: {requestIds})``), however many items the tier holds.
@@ -55,23 +56,23 @@ from langgraph.store.base import (
 from langgraph.store.base.embed import get_text_at_path
 
 from hippograph.client import (
-    AsyncClient, Client, ErrorCode, HippographError, Memory, MemoryKind, Operation, Priority, Tier, forget, memories,
-    recall, remember,
+    AsyncClient, Client, ErrorCode, HippographError, Memory, MemoryKind, Operation, Tier, forget, item_scores, memories,
+    remember,
 )
 
 # The attribute an item's namespace, key and value are kept under.
 ATTRIBUTE = "langgraph"
 # The rendering recall reads is cut here; the value itself is kept whole.
 RENDER_CHARS = 2000
-# The most memories a page gives, and the most rows of recall's ranking a search reads.
+# The most memories a page gives.
 PAGE = 100
+# The most memories one itemScores call scores.
+SCORED = 50
 # A key's item is written under one of two request ids, taken in turn, so that a put stores the new
 # item before it forgets the old one; the attribute ``slot`` says which one an item holds.
 SLOTS = 2
 # How often a put starts again when another put of the same key took the slot it meant to write.
 PUT_TRIES = 50
-# A search's score for a match recall ranks under its floor.
-UNDER_FLOOR = 0.0
 
 T = TypeVar("T")
 # What the store does for one op, as the requests it sends: each answer comes back where it was yielded,
@@ -117,15 +118,21 @@ def place(namespace: Sequence[str]) -> Place:
 
 def render(namespace: Sequence[str], key: str, value: Mapping[str, Any], index: Sequence[str] | bool | None) -> str:
     """The text recall searches: where the item is, then its value (or the fields ``index`` names), on one line."""
-    if index is False:
-        parts: list[Any] = []
-    elif index is None or index is True or list(index) == ["$"]:
-        parts = [value]
-    else:
-        parts = [text for path in index for text in get_text_at_path(value, path)]
-    body = " ".join(" ".join(_readable(part).split()) for part in parts)
+    body = " ".join(" ".join(text.split()) for text in fields_of(value, index))
     where = "/".join([*namespace, key])
     return (f"{where}: {body}" if body else where)[:RENDER_CHARS]
+
+
+def fields_of(value: Mapping[str, Any], index: Sequence[str] | bool | None) -> list[str]:
+    """The texts a put embeds each on its own, as LangGraph's stores do: the value's at each path ``index``
+    names (or the whole value); none with ``index=False``."""
+    if index is False:
+        return []
+    if index is None or index is True or list(index) == ["$"]:
+        texts = [_readable(value)]
+    else:
+        texts = [text for path in index for text in get_text_at_path(value, path)]
+    return [text[:RENDER_CHARS] for text in texts if text.strip()]
 
 
 def _readable(value: Any) -> str:
@@ -255,7 +262,8 @@ def _held(namespace: tuple[str, ...], key: str) -> Plan[list[Stored]]:
 
 def _write(namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, text: str | None,
            kept: Mapping[str, Any]) -> Plan[None]:
-    """Make ``value`` the key's item (None: no item), written as ``text`` with ``kept`` beside it.
+    """Make ``value`` the key's item (None: no item), written as ``text`` with ``kept`` beside it, and its
+    fields (those ``kept["index"]`` names) embedded each on its own.
 
     The new item goes into the slot the current one does not hold, then the current one is forgotten.
     When another put of the key took that slot first (the server answers its request id held other
@@ -277,7 +285,7 @@ def _write(namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, t
         try:
             stored = yield remember(text, tier=where.tiers[0], kind=MemoryKind.ITEM, project=where.project,
                                     session=where.session, attributes={ATTRIBUTE: item},
-                                    request_id=request_ids(namespace, key)[slot])
+                                    fields=fields_of(value, kept.get("index")), request_id=request_ids(namespace, key)[slot])
         except HippographError as error:
             if error.code == ErrorCode.BAD_USER_INPUT.value and error.field == "requestId":
                 continue  # another put of the key wrote this slot meanwhile
@@ -300,7 +308,8 @@ def _refresh(stored: Stored) -> Plan[None]:
     if stored.kept.get("ttl") is None:
         return None
     item = stored.item
-    kept = {"updatedAt": item.updated_at.isoformat(), "indexed": stored.indexed, **_expiry(stored.kept["ttl"])}
+    kept = {"updatedAt": item.updated_at.isoformat(), "indexed": stored.indexed, "index": stored.kept.get("index"),
+            **_expiry(stored.kept["ttl"])}
     yield from _write(item.namespace, item.key, item.value, stored.memory.content, kept)
     return None
 
@@ -325,7 +334,7 @@ def _put(op: PutOp, fields: Sequence[str] | None) -> Plan[None]:
         return None
     value = jsonable(op.value)
     index = fields if op.index is None else op.index
-    kept = {"updatedAt": _now().isoformat(), "indexed": index is not False, **_expiry(op.ttl)}
+    kept = {"updatedAt": _now().isoformat(), "indexed": index is not False, "index": index, **_expiry(op.ttl)}
     yield from _write(namespace, op.key, value, render(namespace, op.key, value, index), kept)
     return None
 
@@ -338,14 +347,12 @@ def _search(op: SearchOp) -> Plan[list[SearchItem]]:
                              and matches(stored.item.value, op.filter or {}))
     ranked: list[tuple[float | None, Stored]]
     if op.query:
-        result = yield recall(op.query, priority=Priority.CRITICAL, tiers=where.tiers, project=where.project,
-                              session=where.session, ranking=PAGE)
-        scores = {row.id: row.score for row in result.ranking}
-        indexed = [stored for stored in found if stored.indexed]
-        ranked = [*sorted(((scores[s.memory.id], s) for s in indexed if s.memory.id in scores),
-                          key=lambda pair: -pair[0]),
-                  *((UNDER_FLOOR, s) for s in indexed if s.memory.id not in scores),
-                  *((None, s) for s in found if not s.indexed)]
+        indexed = [stored.memory.id for stored in found if stored.indexed]
+        scores: dict[str, float] = {}
+        for start in range(0, len(indexed), SCORED):
+            scores.update((row.memory, row.score) for row in (yield item_scores(op.query, indexed[start:start + SCORED])))
+        ranked = [*sorted(((scores[s.memory.id], s) for s in found if s.memory.id in scores), key=lambda pair: -pair[0]),
+                  *((None, s) for s in found if s.memory.id not in scores)]
     else:
         ranked = [(None, stored) for stored in found]
     page = ranked[op.offset:op.offset + op.limit]

@@ -82,9 +82,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     api.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
 
     langgraph = kinds.add_parser("langgraph", help="LangGraph's store on a real server beside InMemoryStore: put, "
-                                                   "get and search p50 / p95, and where a put's time goes")
-    langgraph.add_argument("--items", type=int, default=200, help="items put, put again, got (default 200)")
-    langgraph.add_argument("--searches", type=int, default=50, help="searches with a query (default 50)")
+                                                   "get and search p50 / p95, and where a put's time goes; the Agents "
+                                                   "SDK's session beside SQLiteSession: add_items, get_items")
+    langgraph.add_argument("--items", type=int, default=200, help="items put, put again, got; session items "
+                                                                  "added (default 200)")
+    langgraph.add_argument("--searches", type=int, default=50, help="searches with a query; get_items of each "
+                                                                    "kind (default 50)")
     langgraph.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (page beside it)")
 
     soak = kinds.add_parser("soak", help="a server and its own Neo4j under mixed traffic for a long while, each "

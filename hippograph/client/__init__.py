@@ -19,13 +19,13 @@ from __future__ import annotations
 from hippograph.client.connection import AsyncClient, Client
 from hippograph.client.errors import HippographError
 from hippograph.client.operations import (
-    Operation, append_turn, chains, end_session, forget, forget_project, forget_session, forget_user, memories,
+    Operation, append_turn, chains, end_session, forget, forget_project, forget_session, forget_user, item_scores, memories,
     memory, memory_events, recall, record_decision, record_error, record_pattern, remember, session, set_preference,
     start_session, tier_usage, trace, transcript, verify_erasure,
 )
 from hippograph.client.types import (
     Chain, CompressionReport, Direction, Edge, EdgeType, Entity, EntityType, ErasedCount, ErasureCheck,
-    ErasureReceipt, ErrorCode, Forgotten, Memory, MemoryEvent, MemoryKind, MemoryPage, PageInfo, Path, Priority,
+    ErasureReceipt, ErrorCode, Forgotten, ItemScore, Memory, MemoryEvent, MemoryKind, MemoryPage, PageInfo, Path, Priority,
     Promotion, RankedMemory, RecalledMemory, RecallGates, RecallMode,
     RecallProfile, RecallResult, RecallTimings, RecallTotals, RecallWeights, Recorded, Remembered, ScopeForgotten,
     ScoreComponents, Session, SessionEnded, SessionInfo, SessionStarted, SessionTranscript, SummaryRound, Tier,
@@ -34,10 +34,10 @@ from hippograph.client.types import (
 
 __all__ = [
     "AsyncClient", "Client", "HippographError", "Operation", "append_turn", "chains", "end_session", "forget",
-    "forget_project", "forget_session", "forget_user", "verify_erasure", "ErasedCount", "ErasureCheck",
+    "forget_project", "forget_session", "forget_user", "item_scores", "verify_erasure", "ErasedCount", "ErasureCheck",
     "ErasureReceipt", "memories", "memory", "memory_events", "recall", "record_decision", "record_error",
     "record_pattern", "remember", "session", "set_preference", "start_session", "tier_usage", "trace", "transcript", "Chain",
-    "CompressionReport", "Direction", "Edge", "EdgeType", "Entity", "EntityType", "ErrorCode", "Forgotten",
+    "CompressionReport", "Direction", "Edge", "EdgeType", "Entity", "EntityType", "ErrorCode", "Forgotten", "ItemScore",
     "Memory", "MemoryEvent", "MemoryKind", "MemoryPage", "PageInfo", "Path", "Priority", "Promotion", "RankedMemory", "RecalledMemory",
     "RecallGates", "RecallMode", "RecallProfile", "RecallResult", "RecallTimings", "RecallTotals", "RecallWeights",
     "Recorded", "Remembered", "ScopeForgotten", "ScoreComponents", "Session", "SessionEnded", "SessionInfo",

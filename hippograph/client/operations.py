@@ -18,7 +18,7 @@ from typing import Any, Generic, Literal, TypeVar
 from hippograph.client.documents import decode, graphql_name, plain, selection
 from hippograph.client.errors import HippographError
 from hippograph.client.types import (
-    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, Memory, MemoryEvent, MemoryKind,
+    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, ItemScore, Memory, MemoryEvent, MemoryKind,
     MemoryPage, Path, Priority, RecallProfile,
     RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, SessionTranscript, Tier,
     TierUsage, TurnAppended,
@@ -95,6 +95,7 @@ RECALL = Spec("query", "recall", {"query": "String!", "priority": "Priority!", "
                                   "tiers": "[Tier!]", "project": "ID", "session": "ID", "asOf": "DateTime",
                                   "ranking": "Int!"},
               RecallResult, nested=("ranking",))
+ITEM_SCORES = Spec("query", "itemScores", {"query": "String!", "memories": "[ID!]!"}, ItemScore, many=True)
 MEMORY = Spec("query", "memory", {"id": "ID!", "asOf": "DateTime"}, Memory)
 MEMORIES = Spec("query", "memories", {"filter": "MemoryFilter", "first": "Int!", "after": "String"}, MemoryPage)
 SESSION = Spec("query", "session", {"id": "ID!"}, Session)
@@ -187,15 +188,21 @@ def verify_erasure(receipt: ErasureReceipt) -> Operation[ErasureCheck]:
 def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, project: str | None = None,
              session: str | None = None, relevance: float | None = None, summary: str | None = None,
              attributes: dict[str, Any] | None = None,
-             mentions: Sequence[tuple[EntityType, str]] | None = None,
+             mentions: Sequence[tuple[EntityType, str]] | None = None, fields: Sequence[str] | None = None,
              request_id: str | None = None) -> Operation[Remembered]:
-    """Store a memory under its tier's rules; a PROJECT memory needs ``project``, a SESSION one ``session``.
+    """Store a memory under its tier's rules; a PROJECT memory needs ``project``, a SESSION one ``session``;
+    an ITEM's ``fields`` are embedded each on its own (``item_scores``).
 
     A retry with the same ``request_id`` answers the first attempt's outcome instead of writing again."""
     return REMEMBER.bind(input=_input(
         content=content, tier=tier, kind=kind, project=project, session=session, relevance=relevance, summary=summary,
         attributes=attributes, mentions=[{"type": t, "name": n} for t, n in mentions] if mentions else None,
-        request_id=request_id))
+        fields=list(fields) if fields else None, request_id=request_id))
+
+
+def item_scores(query: str, memories: Sequence[str]) -> Operation[list[ItemScore]]:
+    """Each of the caller's ``memories`` (at most 50) with its best indexed field's cosine to ``query``."""
+    return ITEM_SCORES.bind(query=query, memories=list(memories))
 
 
 def record_decision(decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,

@@ -307,6 +307,12 @@ class SessionTranscript:
 
 
 @dataclass(frozen=True)
+class ItemScore:
+    memory: str
+    score: float
+
+
+@dataclass(frozen=True)
 class TierUsage:
     tier: Tier
     used_tokens: int

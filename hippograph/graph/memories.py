@@ -3,7 +3,8 @@
 A memory is ``(:Memory {id, content, embedding, createdAt, tier, userId,
 projectId, sessionId, relevance, accessCount, lastAccessedAt, tokens, summary,
 archived, kind, validFrom, validUntil, attributes, sourceSessions, sourceTurns, speaker,
-preceding, recordedAt, updatedAt, closedAt, archivedAt})`` (the times: ``hippograph.graph.history``),
+preceding, recordedAt, updatedAt, closedAt, archivedAt, fieldVectors, fieldModel})`` (the times:
+``hippograph.graph.history``; a store item's field vectors: ``hippograph.graph.items``),
 with an entity label (``:Decision``, ``:Error`` …) when it records one, owned by
 ``(:User)``.
 """
@@ -43,7 +44,7 @@ CREATE (m:Memory {
   createdAt: datetime(row.createdAt), validFrom: datetime(row.createdAt), recordedAt: datetime(),
   relevance: row.relevance, accessCount: 0, tokens: row.tokens, summaryTokens: row.summaryTokens,
   archived: false, attributes: row.attributes, contentHash: row.contentHash, speaker: row.speaker,
-  requestId: row.requestId
+  requestId: row.requestId, fieldVectors: row.fieldVectors, fieldModel: row.fieldModel
 })
 SET m:$(row.labels)
 CREATE (user)-[:REMEMBERS]->(m)

@@ -23,7 +23,7 @@ from hippograph.graph.vocabulary import EdgeType, EntityType
 from hippograph.memory.writing.entities import USER_SCOPE, normalise_name
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.graph.vocabulary import Tier
-from hippograph.memory.tiers import Scope, capacity
+from hippograph.memory.tiers import Scope, capacity, kept_capacities
 from hippograph.memory.services import Services
 
 MAX_TRACE_DEPTH = browse_cypher.MAX_TRACE_DEPTH
@@ -236,11 +236,12 @@ def tier_usage(services: Services, scope: Scope, as_of: datetime | None = None) 
 
     def work(tx: ManagedTransaction) -> list[TierUsage]:
         usage = []
+        settings = kept_capacities(services.settings, tx)
         for tier in tiers:
             keyed = scope.for_tier(tier)
             used, items = memory_cypher.tier_usage(tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id,
                                                    as_of)
-            usage.append(TierUsage(tier, used, items, capacity(services.settings, tier), keyed.project_id, keyed.session_id))
+            usage.append(TierUsage(tier, used, items, capacity(settings, tier), keyed.project_id, keyed.session_id))
         return usage
 
     return _read(services, work)

@@ -7,10 +7,14 @@ compression a tier is at or under 80 % (the spec's storage metric).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
+from neo4j import ManagedTransaction
+
 from hippograph.config import Settings, env_of
+from hippograph.graph import capacities as capacity_cypher
 from hippograph.graph import scope as scope_rules
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.writing import scrubbing
@@ -88,3 +92,17 @@ def capacity(settings: Settings, tier: Tier) -> int:
 def capacity_setting(tier: Tier) -> str:
     """The environment variable of the tier's capacity, as a refusal names it."""
     return env_of(CAPACITIES[tier])
+
+
+def kept_capacities(settings: Settings, tx: ManagedTransaction) -> Settings:
+    """``settings`` with each capacity the store keeps (``hippograph capacity``) in place of the environment's:
+    read at each write, so a capacity set while a server runs is the server's at its next write."""
+    kept = capacity_cypher.read(tx)
+    return dataclasses.replace(settings, **kept) if kept else settings
+
+
+def keep_capacity(tx: ManagedTransaction, tier: Tier, tokens: int | None) -> None:
+    """Keep ``tokens`` as the tier's capacity in the store (None: the environment's again)."""
+    if tokens is not None and tokens < 1:
+        raise InvalidInput(f"a {tier.value} capacity is a number of tokens of at least 1, got {tokens}")
+    capacity_cypher.set_capacity(tx, CAPACITIES[tier], tokens)

@@ -19,7 +19,14 @@ from hippograph.memory.writing.store import Remembered, remember as store_memory
 from hippograph.memory.writing.updates import Updated
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
-from hippograph.operations.limits import MAX_ITEM_ATTRIBUTES, MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text
+from hippograph.operations.limits import MAX_ITEM_ATTRIBUTES, MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text, text
+
+
+def item_fields(kind: str, fields: Sequence[str] | None) -> list[str]:
+    """A write's indexed fields: an ITEM's only (no other memory is scored by them), at most ``MAX_LIST``."""
+    if fields and kind != ITEM_KIND:
+        raise BadInput(f"fields are an {ITEM_KIND.upper()}'s: a {kind.upper()} is scored by its content", field="fields")
+    return bounded_list(fields, "fields") or []
 
 
 async def remember(
@@ -34,6 +41,7 @@ async def remember(
     summary: str | None = None,
     attributes: Any = None,
     mentions: Sequence[tuple[EntityType, str]] | None = None,
+    fields: Sequence[str] | None = None,
     request_id: str | None = None,
 ) -> Remembered:
     """Store a memory under its tier's rules; ``content`` is checked by the writer, which names the field."""
@@ -44,6 +52,7 @@ async def remember(
         content=content, tier=tier, kind=kind, relevance=relevance,
         summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), mentions=named,
         attributes=json_object(attributes, most=MAX_ITEM_ATTRIBUTES) if kind == ITEM_KIND else json_object(attributes),
+        fields=[text(field, f"fields[{i}]", MAX_CONTENT_CHARS) for i, field in enumerate(item_fields(kind, fields))],
     )
     stored = await run_in_threadpool(lambda: store_memory(
         call.services, scope, item, request_id=optional_ident(request_id, "requestId")))

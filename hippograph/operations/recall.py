@@ -1,4 +1,4 @@
-"""``recall``: the caller's best memories for a query, within the priority's budget."""
+"""``recall``: the caller's best memories for a query, within the priority's budget; ``item_scores``: a store search's."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from functools import partial
 from starlette.concurrency import run_in_threadpool
 
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory import items
 from hippograph.memory.recall.profiles import DEFAULT_PROFILE, Priority
 from hippograph.memory.recall.query import RecallResult, recall as recall_memories
 from hippograph.operations.call import Call
 from hippograph.operations import limits
-from hippograph.operations.limits import MAX_QUERY, caller_scope, distinct, text
+from hippograph.operations.limits import MAX_QUERY, bounded_list, caller_scope, distinct, ident, text
 
 
 async def recall(
@@ -33,3 +34,10 @@ async def recall(
     )
     call.metrics.recall(result.profile, time.perf_counter() - started)
     return result
+
+
+async def item_scores(call: Call, query: str, memories: Sequence[str]) -> dict[str, float]:
+    """A store search's scores (``hippograph.memory.items``): at most ``MAX_LIST`` memories a call."""
+    text(query, "query", MAX_QUERY)
+    ids = [ident(memory, f"memories[{i}]") for i, memory in enumerate(bounded_list(memories, "memories") or [])]
+    return await run_in_threadpool(items.item_scores, call.services, call.user_id, query, ids)

@@ -57,6 +57,9 @@ class Query:
             query_encoding=services.embedder.queries,
         )
 
+    item_scores = _query(recall.item_scores, "A store search's scores: each of the caller's `memories` (at most 50) by its "
+                         "best indexed field's cosine to `query` (its own vector's, when it has no fields); another's id "
+                         "is left out.")
     recall = _query(recall.recall, "The caller's memories that best answer `query`, ranked, within the priority's budget.")
     memory = _query(browse.memory, "One of the caller's memories.")
     memories = _query(browse.memories, "The caller's memories, newest first, a page at a time.")

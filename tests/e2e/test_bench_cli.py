@@ -107,6 +107,10 @@ def test_the_langgraph_bench_times_both_stores_and_says_where_a_put_goes(tmp_pat
     for store in ("InMemoryStore", "HippographStore"):
         assert [result["stores"][store][call]["n"] for call in ("put (new key)", "put (same key again)", "get",
                                                                "search (query)")] == [6, 6, 6, 2]
-    assert {"Memories", "Remember", "Forget", "Recall"} <= set(result["requests"])
+    assert {"Memories", "Remember", "Forget", "ItemScores"} <= set(result["requests"])
+    for session in ("SQLiteSession", "HippographSession"):
+        assert [result["sessions"][session][call]["n"] for call in ("add_items (one item)", "get_items ()",
+                                                                    "get_items (limit=10)")] == [6, 2, 2]
     assert result["requests"]["Remember"]["n"] == 12  # one a put
-    assert "| put (new key) |" in out.with_suffix(".md").read_text()
+    page = out.with_suffix(".md").read_text()
+    assert "| put (new key) |" in page and "| add_items (one item) |" in page and "Load average" in page

@@ -28,7 +28,8 @@ from langgraph.store.base import InvalidNamespaceError, Item, PutOp, SearchItem 
 
 from hippograph_bench.server import Server  # noqa: E402
 from hippograph.client import (  # noqa: E402
-    Client, MemoryKind, Priority, Tier, end_session, memories, recall, remember, start_session,
+    Client, HippographError, MemoryKind, Priority, Tier, end_session, item_scores, memories, recall, remember,
+    start_session,
 )
 from hippograph.langgraph import ATTRIBUTE, HippographStore, request_ids  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
@@ -133,7 +134,7 @@ def test_get_and_put_find_a_key_by_its_request_id(api_server: Server, key: str, 
     assert sorted(held) == names  # each key once
 
 
-def test_search_filters_pages_and_ranks_by_recall(api_server: Server, key: str, store: HippographStore) -> None:
+def test_search_filters_pages_and_ranks_by_best_field(services: Services, store: HippographStore) -> None:
     shop = fresh("shop")
     rows = {"deploy": {"text": "The shop deploys with Docker Compose", "kind": "ops", "rank": 1},
             "invoices": {"text": "The shop's invoices are PDFs", "kind": "billing", "rank": 2},
@@ -167,10 +168,10 @@ def test_search_filters_pages_and_ranks_by_recall(api_server: Server, key: str, 
     assert found[0].key == "deploy" and found[0].value == rows["deploy"]
     assert all(isinstance(i.score, float) for i in found)
     assert [i.score for i in found] == sorted((i.score for i in found), reverse=True)
-    with Client(api_server.base, key) as hg:
-        ranking = hg.send(recall("how does the shop deploy?", priority=Priority.CRITICAL, tiers=[Tier.PROJECT],
-                                 project=shop, ranking=100)).ranking
-    assert found[0].score == pytest.approx(ranking[0].score)  # recall's own score
+    # The score is the cosine of the query and the item's one field (the whole value, rendered), as the model gives it.
+    field = services.embedder.embed_documents(["text: The shop deploys with Docker Compose; kind: ops; rank: 1"])[0]
+    query = services.embedder.embed_documents(["how does the shop deploy?"])[0]
+    assert found[0].score == pytest.approx(float(field @ query), abs=1e-4)
     assert [i.key for i in store.search(("project", shop), query="how does the shop deploy?",
                                         filter={"kind": "billing"})] == ["invoices"]
 
@@ -401,3 +402,38 @@ def test_batch_is_not_atomic(store: HippographStore) -> None:
     with pytest.raises(InvalidNamespaceError):
         store.batch([PutOp(where, "first", {"text": "stored"}), PutOp(("project",), "second", {"text": "refused"})])
     assert store.get(where, "first").value == {"text": "stored"}  # as documented: the ops before it stay done
+
+
+def test_an_item_scores_by_its_best_field_and_stays_recallable(api_server: Server, key: str, services: Services) -> None:
+    store = HippographStore(api_server.base, key, index={"fields": ["title", "body"]})
+    where = ("memories", fresh("fields"))
+    store.put(where, "bike", {"title": "Where Ann keeps her bike", "body": "in the basement", "kept": "a red lock"})
+    store.put(where, "cake", {"title": "Ann's birthday", "body": "a chocolate cake"})
+    found = store.search(where, query="chocolate cake")
+    assert [i.key for i in found] == ["cake", "bike"]
+    cake = services.embedder.embed_documents(["a chocolate cake"])[0] @ services.embedder.embed_documents(["chocolate cake"])[0]
+    assert found[0].score == pytest.approx(float(cake), abs=1e-4)  # the body's cosine, the better of its two
+    # An un-indexed field is no field: "a red lock" scores the bike by its title and body only.
+    lock = store.search(where, query="a red lock")
+    assert max(i.score for i in lock) < found[0].score
+    with Client(api_server.base, key) as hg:  # the item is still recall's, by its one-line text
+        recalled = hg.send(recall("where is Ann's bike?", priority=Priority.CRITICAL, tiers=[Tier.LONG_TERM])).items
+    assert any(item.content == f"{where[0]}/{where[1]}/bike: Where Ann keeps her bike in the basement"
+               for item in recalled)
+    store.close()
+
+
+def test_item_scores_are_the_callers_and_fields_an_items(api_server: Server, key: str, services: Services) -> None:
+    where = ("memories", fresh("scoped"))
+    store = HippographStore(api_server.base, key)
+    store.put(where, "mine", {"text": "my own note"})
+    with Client(api_server.base, key) as hg:
+        [mine] = hg.send(memories(request_ids=request_ids(where, "mine"), first=10)).nodes
+        assert [s.memory for s in hg.send(item_scores("my note", [mine.id]))] == [mine.id]
+        with pytest.raises(HippographError) as refused:
+            hg.send(remember("a note", tier=Tier.LONG_TERM, fields=["a field"]))
+        assert refused.value.code == "BAD_USER_INPUT" and refused.value.field == "fields"
+    other = keys.create_key(services.driver, services.database, new_user("langgraph-other")).secret
+    with Client(api_server.base, other) as hg:
+        assert hg.send(item_scores("my note", [mine.id])) == []  # another's memory is not scored, nor named
+    store.close()

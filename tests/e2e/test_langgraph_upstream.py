@@ -23,7 +23,7 @@ as a user of its own, so each store starts empty as upstream's do; the embedding
 model (MiniLM, the test default) in place of upstream's ``CharacterEmbeddings``, so an ``index``
 names only ``fields`` (and ``dims`` in the initialisation test); ``test_cannot_put_empty_namespace``
 stops where upstream goes on to test its own ``MockAsyncBatchedStore`` class, which is no store API.
-The assertions are upstream's, unchanged; the one test that does not pass is marked so, with why.
+The assertions are upstream's, unchanged, and all pass.
 """
 
 from __future__ import annotations
@@ -622,10 +622,6 @@ async def test_async_vector_search_pagination(new_store: Factory) -> None:
     assert len(all_results) == 5
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "upstream embeds each indexed field as a vector of its own and scores an item by the best cosine of "
-    "them; a hippograph item is one text, ranked by recall's hybrid score, so two items matching the "
-    "query in different fields do not score equal"))
 async def test_embed_with_path(new_store: Factory) -> None:
     # Test store-level field configuration
     store = new_store(index={"fields": ["key0", "key1", "key3"]})

@@ -21,7 +21,11 @@ from hippograph.memory import documents
 from hippograph.memory.documents import DocumentError, export_document, import_document
 from hippograph.memory.errors import CapacityExceeded, InvalidInput, NotFound
 from hippograph.memory.lifecycle.sessions import end_session
+from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
+from hippograph.memory.tiers import Scope, capacity, keep_capacity, kept_capacities
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
 
 pytestmark = pytest.mark.neo4j
 
@@ -332,10 +336,28 @@ def test_a_document_too_big_for_its_tier_is_refused_before_writing(store: Servic
     small = with_settings(store, project_capacity=100)
     with pytest.raises(CapacityExceeded, match="passes its 70% compression trigger") as refused:
         import_document(small, "project", seed("project"), USER)
-    # The one setting to raise, named, for the server and the command alike.
-    assert "raise the tier's capacity (HIPPOGRAPH_PROJECT_CAPACITY, for the server and every command alike" in str(
-        refused.value)
+    # The one setting to raise, named: the store keeps it for the server and the command alike.
+    assert "raise the tier's capacity (`hippograph capacity project TOKENS`: the store keeps it" in str(refused.value)
     assert counts(store) == (0, 0)
+
+
+def test_a_capacity_the_store_keeps_is_the_imports_and_the_next_writes(store: Services) -> None:
+    """One capacity for every process: raised in the store for an import, it is the server's too, so its
+    next write does not compress what was imported (each read HIPPOGRAPH_PROJECT_CAPACITY apart before)."""
+    small = with_settings(store, project_capacity=100)  # what the environment says, here and in the server
+    with store.driver.session(database=store.database) as session:
+        session.execute_write(lambda tx: keep_capacity(tx, Tier.PROJECT, 1_000_000))
+    document = seed("project")
+    import_document(small, "project", document, USER)
+    project = Scope(USER, document["project_id"], None)
+    imported = query(store, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN count(m) AS n")[0]["n"]
+    written = remember(small, project, MemoryInput(content="The deploy runs on Fridays.", tier=Tier.PROJECT))
+    assert written.compression is None
+    assert query(store, "MATCH (m:Memory {tier: 'PROJECT'}) WHERE NOT m.archived RETURN count(m) AS n")[0]["n"] \
+        == imported + 1
+    with store.driver.session(database=store.database) as session:
+        session.execute_write(lambda tx: keep_capacity(tx, Tier.PROJECT, None))
+        assert capacity(session.execute_read(lambda tx: kept_capacities(small.settings, tx)), Tier.PROJECT) == 100
 
 
 def test_ids_given_beside_the_document_must_match_it(store: Services) -> None:

@@ -93,6 +93,7 @@ AS_OF = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 CALLS = {
     "recall": dict(query="q", priority=types.Priority.HIGH, profile=types.RecallProfile.IZANAGI,
                    tiers=[types.Tier.PROJECT], project="p", session="s", ranking=5, as_of=AS_OF),
+    "item_scores": dict(query="q", memories=["m"]),
     "memory": dict(id="m", as_of=AS_OF),
     "memories": dict(tiers=[types.Tier.PROJECT], project="p", session="s", kinds=[types.MemoryKind.NOTE],
                      include_archived=True, request_ids=["r"], first=100, after="c"),
@@ -106,7 +107,8 @@ CALLS = {
         user_id="u", scope="memory", scope_id="m", at=AS_OF, tombstone_id="t", nodes=[types.ErasedCount("Memory", 1)],
         relationships=[types.ErasedCount("REMEMBERS", 1)], ids=["m"], digest="0" * 64)),
     "remember": dict(content="c", tier=types.Tier.SESSION, kind=types.MemoryKind.FACT, project="p", session="s",
-                     relevance=0.5, summary="s", attributes={"a": 1}, mentions=[(types.EntityType.TECHNOLOGY, "Redis")], request_id="r"),
+                     relevance=0.5, summary="s", attributes={"a": 1}, mentions=[(types.EntityType.TECHNOLOGY, "Redis")], fields=["f"],
+                     request_id="r"),
     "record_decision": dict(decision="d", reason="r", conflicts_with=["x"], tier=types.Tier.PROJECT, project="p",
                             session="s", request_id="r", informed_by="e"),
     "record_error": dict(error="e", fix="f", caused_by="d", tier=types.Tier.PROJECT, project="p", session="s",

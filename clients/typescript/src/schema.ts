@@ -433,6 +433,13 @@ export type ImportDocumentInput = {
 
 export type ImportDocumentPayload = BadUserInputError | DocumentImported | LimitExceededError | NotFoundError;
 
+/** A store item's score for a query: its best indexed field's cosine, from -1 to 1. */
+export type ItemScore = {
+  __typename?: 'ItemScore';
+  memory: Scalars['ID']['output'];
+  score: Scalars['Float']['output'];
+};
+
 export type LearningProgress = {
   __typename?: 'LearningProgress';
   completedLessons: Array<Scalars['String']['output']>;
@@ -798,6 +805,8 @@ export type Query = {
   entities: EntityConnection;
   /** One entity of the caller's knowledge graph. */
   entity?: Maybe<Entity>;
+  /** A store search's scores: each of the caller's `memories` (at most 50) by its best indexed field's cosine to `query` (its own vector's, when it has no fields); another's id is left out. */
+  itemScores: Array<ItemScore>;
   /** The caller's memories, newest first, a page at a time. */
   memories: MemoryConnection;
   /** One of the caller's memories. */
@@ -862,6 +871,12 @@ export type QueryEntitiesArgs = {
 
 export type QueryEntityArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryItemScoresArgs = {
+  memories: Array<Scalars['ID']['input']>;
+  query: Scalars['String']['input'];
 };
 
 
@@ -1083,6 +1098,8 @@ export type RecurringPattern = {
 export type RememberInput = {
   attributes?: InputMaybe<Scalars['JSON']['input']>;
   content: Scalars['String']['input'];
+  /** An ITEM's indexed fields (at most 50): each embedded on its own, so that `itemScores` scores the item by its best one. Scrubbed; only their vectors are kept. */
+  fields?: InputMaybe<Array<Scalars['String']['input']>>;
   kind?: MemoryKind;
   mentions?: InputMaybe<Array<MentionInput>>;
   /** Needed for PROJECT memories. */

@@ -42,7 +42,7 @@ from hippograph.graph.vocabulary import EntityType, Tier
 from hippograph.memory.documents.schema import DocumentError, DocumentKind
 from hippograph.memory.errors import CapacityExceeded, InvalidInput
 from hippograph.memory.services import Services
-from hippograph.memory.tiers import Scope, capacity
+from hippograph.memory.tiers import Scope, capacity, kept_capacities
 from hippograph.memory.writing import admission, outcomes, scrubbing
 from hippograph.memory.writing.admission import MemoryInput, content_hash
 from hippograph.memory.writing.entities import clean_name, extract_mentions
@@ -319,7 +319,7 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
     def read(tx: ManagedTransaction) -> bool:
         exists, existing = document_cypher.existing_hashes(tx, plan.scope.user_id, list(tokens))
         incoming = sum(t for digest, t in tokens.items() if digest not in existing)
-        refuse_past_trigger(tx, tier_scope, plan.tier, incoming, capacity(services.settings, plan.tier),
+        refuse_past_trigger(tx, tier_scope, plan.tier, incoming, capacity(kept_capacities(services.settings, tx), plan.tier),
                             f"importing this {plan.kind.value} document", IMPORTS_NEVER_COMPRESS)
         return exists
 

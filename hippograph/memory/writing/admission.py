@@ -72,6 +72,8 @@ class MemoryInput:
     extract_entities: bool = True
     derived_from: Sequence[str] = ()
     records_entity: tuple[EntityType, str] | None = None
+    # A store item's indexed fields: each embedded on its own, so a store search scores its best field.
+    fields: Sequence[str] = ()
 
 
 @dataclass
@@ -84,6 +86,7 @@ class Admitted:
     records_key: str | None
     derived_from: list[str]
     capacity: int  # of its tier, under the settings of the call that admitted it
+    fields: list[str] = field(default_factory=list)  # scrubbed, for the writer to embed
 
     @property
     def id(self) -> str:
@@ -259,9 +262,10 @@ def admit(
         summary = scrubbing.enforce(item.summary, policy) if item.summary else None
         attributes = scrubbing.enforce_data(item.attributes, policy)
         mentions = [(kind, scrubbing.enforce(name, policy)) for kind, name in item.mentions]
+        fields = [scrubbing.enforce(text, policy) for text in item.fields]
         redacted = sorted(
             set(scrubbed.kinds) | set(summary.kinds if summary else []) | set(attributes.kinds)
-            | {kind for _, name in mentions for kind in name.kinds}
+            | {kind for _, name in mentions for kind in name.kinds} | {kind for text in fields for kind in text.kinds}
         )
         tier_scope = scope.for_tier(item.tier)
         cap = capacity(settings, item.tier)
@@ -301,6 +305,7 @@ def admit(
             records_key=entities[0]["key"] if item.records_entity is not None else None,
             derived_from=list(item.derived_from),
             capacity=cap,
+            fields=[text.text for text in fields],
         ))
     return admitted
 

@@ -42,7 +42,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.errors import CapacityExceeded, DeadlinePassed, InvalidInput, NotFound, OutcomeUnknown
 from hippograph.memory.grouping import Grouped
-from hippograph.memory.tiers import Scope, capacity, capacity_setting, trigger
+from hippograph.memory.tiers import Scope, capacity, capacity_setting, kept_capacities, trigger
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.writing import admission, compression, outcomes, scrubbing
 from hippograph.memory.writing.admission import KEEP, Admitted, Keep, MemoryInput
@@ -60,8 +60,9 @@ BULK_BATCH = 500
 STORE_FAILURES = (DriverError, TransientError, DatabaseError, OutcomeUnknown)
 
 # Writes that refuse rather than compress, and what they tell the caller to do instead.
-IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity ({setting}, for the "
-                          "server and every command alike, since each reads it apart), forget memories, or import less")
+IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity (`hippograph capacity "
+                          "{tier} TOKENS`: the store keeps it for the server and every command; {setting} is only the "
+                          "default), forget memories, or import less")
 EDITS_NEVER_COMPRESS = "an edit never rewrites other memories: shorten it, or forget something first"
 
 
@@ -494,7 +495,8 @@ class Writer:
                 admission.refuse_raw_turn(tier, current["kind"], edit.content)
                 # An archived memory no longer counts in its tier; a summarised one counts its summary, which stays.
                 if not current["archived"] and current["summaryTokens"] is None:
-                    refuse_past_trigger(tx, scope.for_tier(tier), tier, edit.tokens or 0, capacity(settings, tier),
+                    refuse_past_trigger(tx, scope.for_tier(tier), tier, edit.tokens or 0,
+                                        capacity(kept_capacities(settings, tx), tier),
                                         "the edit", EDITS_NEVER_COMPRESS, freed=current["tokens"] or 0)
                 if known.echo(digest) not in (None, memory_id):
                     raise InvalidInput(f"memory {known.echo(digest)} already holds this content", field="content")
@@ -520,13 +522,20 @@ class Writer:
         self, settings: Settings, scope: Scope, items: Sequence[MemoryInput], now: datetime | None,
         request_id: str | None = None, together: bool = False,
     ) -> list[Admitted]:
-        """Admission, and the vectors: embedded with the writes waiting beside them (``together``) or at once."""
+        """Admission, under the capacities the store keeps, and the vectors: embedded with the writes waiting
+        beside them (``together``) or at once."""
+        with self.driver.session(database=self.database, default_access_mode="READ") as session:
+            settings = session.execute_read(lambda tx: kept_capacities(settings, tx))
         admitted = admission.admit(settings, self.tokens, scope, items, now, request_id)
         texts = [each.row["content"] for each in admitted]
         vectors = self.embeddings.submit(texts, self._embed_groups) if together else self.embedder.embed_documents(texts)
         for each, vector in zip(admitted, vectors):
             each.row["embedding"] = vector.tolist()
             each.row["model"] = self.embedder.name
+        for each in admitted:
+            if each.fields:  # a store item's fields, each a vector of its own (``hippograph.graph.items``)
+                each.row["fieldVectors"] = self.embedder.embed_documents(each.fields).ravel().tolist()
+                each.row["fieldModel"] = self.embedder.name
         return admitted
 
     def _embed_groups(self, groups: Sequence[list[str]]) -> list[np.ndarray]:
@@ -570,7 +579,7 @@ def refuse_past_trigger(
         raise CapacityExceeded(
             f"{what} adds {incoming} tokens to the {tier.value} tier, which holds {used} of {cap}: that passes its "
             f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and "
-            + instead.format(setting=capacity_setting(tier))
+            + instead.format(setting=capacity_setting(tier), tier=tier.value.lower().replace('_', '-'))
         )
 
 

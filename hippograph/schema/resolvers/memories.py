@@ -51,7 +51,7 @@ async def remember(info: Info, input: RememberInput) -> RememberPayload:
         info.context.call, input.content, input.tier, kind=input.kind.value, project=input.project,
         session=input.session, relevance=input.relevance, summary=input.summary, attributes=input.attributes,
         mentions=[(m.type, m.name) for m in input.mentions] if input.mentions is not None else None,
-        request_id=input.request_id,
+        fields=input.fields, request_id=input.request_id,
     )
     plan = stored.compression
     return RememberSuccess(

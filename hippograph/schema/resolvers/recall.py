@@ -1,4 +1,4 @@
-"""``recall``: the caller's best memories for a query, within the priority's budget."""
+"""``recall``: the caller's best memories for a query, within the priority's budget; ``itemScores``: a store search's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hippograph.operations import recall as recalling
 from hippograph.schema.context import Info
 from hippograph.schema.guards import checked
 from hippograph.schema.types.common import AsOf, Priority, ProfileName, Tier
-from hippograph.schema.types.recall import RecallAnswer
+from hippograph.schema.types.recall import ItemScore, RecallAnswer
 
 
 @checked
@@ -27,3 +27,9 @@ async def recall(
         as_of=as_of,
     )
     return RecallAnswer.from_result(result)
+
+
+@checked
+async def item_scores(info: Info, query: str, memories: list[strawberry.ID]) -> list[ItemScore]:
+    scores = await recalling.item_scores(info.context.call, query, memories)
+    return [ItemScore(memory=strawberry.ID(memory), score=score) for memory, score in scores.items()]

@@ -30,6 +30,9 @@ class RememberInput:
     summary: str | None = None
     attributes: JSON | None = None
     mentions: list[MentionInput] | None = None
+    fields: list[str] | None = strawberry.field(
+        default=None, description="An ITEM's indexed fields (at most 50): each embedded on its own, so that "
+                                  "`itemScores` scores the item by its best one. Scrubbed; only their vectors are kept.")
     request_id: strawberry.ID | None = request_id_field()
 
 

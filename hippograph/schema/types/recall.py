@@ -149,3 +149,9 @@ class RecallAnswer:
             recall_id=strawberry.ID(result.event_id) if result.event_id else None,
             ranked=result.ranking,
         )
+
+
+@strawberry.type(description="A store item's score for a query: its best indexed field's cosine, from -1 to 1.")
+class ItemScore:
+    memory: strawberry.ID
+    score: float

@@ -229,7 +229,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.progress import Progress, opening
 
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     document = documents.load(text)

@@ -119,7 +119,7 @@ class Settings:
         for origin in origins:
             if origin != "*" and not _ORIGIN.fullmatch(origin):
                 raise ConfigError(f"HIPPOGRAPH_CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port], no path)")
-        if not self.neo4j_uri.split("://", 1)[0] in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
+        if self.neo4j_uri.split("://", 1)[0] not in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
             raise ConfigError(f"NEO4J_URI must start with bolt:// or neo4j:// (or a +s/+ssc variant), got {self.neo4j_uri!r}")
 
     @property

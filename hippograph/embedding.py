@@ -24,6 +24,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -183,7 +184,7 @@ class Embedder:
             return encode(texts)
         bounds = np.linspace(0, len(texts), parts + 1).astype(int)
         with ThreadPoolExecutor(parts, thread_name_prefix="hippograph-embed") as pool:
-            return np.concatenate(list(pool.map(encode, [texts[a:b] for a, b in zip(bounds[:-1], bounds[1:])])))
+            return np.concatenate(list(pool.map(encode, [texts[a:b] for a, b in pairwise(bounds)])))
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all

@@ -44,7 +44,7 @@ import json
 import uuid
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -209,7 +209,7 @@ def request_ids(namespace: tuple[str, ...], key: str) -> list[str]:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _forget(memory: Memory) -> Plan[None]:

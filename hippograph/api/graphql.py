@@ -133,7 +133,7 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         except request_body.BodyError as exc:
             raise HTTPException(exc.status, str(exc)) from None
 
-    async def execute_single(  # noqa: PLR0917 - strawberry's signature
+    async def execute_single(
         self, request: Request, request_adapter: AsyncHTTPRequestAdapter, sub_response: Response, context: Context,
         root_value: None, request_data: GraphQLRequestData,
     ) -> ExecutionResult:

@@ -55,7 +55,7 @@ async def remember(
 
 
 async def update_memory(
-    call: Call, memory_id: str, content: str | None = None, summary: str | None | Keep = KEEP,
+    call: Call, memory_id: str, content: str | None = None, summary: str | Keep | None = KEEP,
     relevance: float | None = None, request_id: str | None = None,
 ) -> Updated:
     """Change what is given: ``content`` (checked by the writer), ``summary`` (``None`` clears it), ``relevance``."""

@@ -7,6 +7,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
+from typing import ClassVar
 
 from graphql import DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode, get_operation_ast
 from graphql.language import OperationType as OperationKind
@@ -97,7 +98,7 @@ class ValidDocuments(SchemaExtension):
 
     CAPACITY = 256
     MAX_TEXT = 8192
-    _valid: OrderedDict[str, DocumentNode] = OrderedDict()
+    _valid: ClassVar[OrderedDict[str, DocumentNode]] = OrderedDict()
     _lock = threading.Lock()
 
     def __init__(self) -> None:

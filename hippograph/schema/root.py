@@ -27,11 +27,11 @@ class ServerInfo:
     embedding_dimension: int
 
 
-def _query(resolver, description: str):  # noqa: ANN001, ANN202 - strawberry reads the resolver's own annotations
+def _query(resolver, description: str):
     return strawberry.field(resolver=resolver, description=description, permission_classes=AUTHENTICATED)
 
 
-def _mutation(resolver, description: str):  # noqa: ANN001, ANN202
+def _mutation(resolver, description: str):
     return strawberry.mutation(resolver=resolver, description=description, permission_classes=AUTHENTICATED)
 
 

@@ -18,7 +18,7 @@ long-term document): texts still there are reused, the rest is removed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from hippograph.memory.documents import long_term, project, session
@@ -50,7 +50,7 @@ def import_document(
     kind = _kind(kind)
     validate(kind, document)
     scope = _import_scope(kind, document, user_id, project_id, session_id)
-    at = now or datetime.now(timezone.utc)
+    at = now or datetime.now(UTC)
     policy = services.settings.secret_policy
     if kind is DocumentKind.PROJECT:
         plan = project.plan(document, scope, policy, at)

@@ -23,7 +23,7 @@ import json
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -68,7 +68,7 @@ def consolidate(
 ) -> ConsolidationReport:
     """Run the four steps for one user, or for every user when ``user_id`` is None; ``progress(done, total)``
     counts the users done."""
-    moment = now or datetime.now(timezone.utc)
+    moment = now or datetime.now(UTC)
     report = ConsolidationReport()
     with services.driver.session(database=services.database) as session:
         users = [user_id] if user_id else session.execute_read(consolidation_cypher.users)

@@ -13,7 +13,7 @@ the turns are gone, so that forgetting the session still finds them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -44,7 +44,7 @@ class SessionEnded:
 def start_session(services: Services, scope: Scope, now: datetime | None = None) -> dict[str, Any]:
     if scope.session_id is None:
         raise InvalidInput("starting a session needs a session id")
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
 
     def write(tx) -> dict[str, Any]:
         session = session_cypher.start_session(tx, scope.user_id, scope.session_id, scope.project_id, at)
@@ -89,7 +89,7 @@ def promote(
 
 
 def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
     with services.driver.session(database=services.database) as db:
         session = db.execute_read(session_cypher.get_session, user_id, session_id)
         if session is None:

@@ -28,7 +28,8 @@ import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -119,7 +120,7 @@ def append_turn(
     scrubbed = scrubbing.enforce(content, policy)
     speaker = scrubbing.enforce(role, policy)
     structure = None if item is None else scrubbing.enforce_data(parse_item(item), policy)
-    stamp = (at or datetime.now(timezone.utc)).isoformat()
+    stamp = (at or datetime.now(UTC)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
         "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": speaker.text,
@@ -232,7 +233,7 @@ def _summarise_round(
     summary_id = str(uuid.uuid4())
     row = {
         "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
-        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(timezone.utc).isoformat(),
+        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(UTC).isoformat(),
         "tokens": services.tokens.count(summary),
     }
 
@@ -261,7 +262,7 @@ def extract_remaining_facts(
 def said_before(entries: Sequence[TranscriptEntry]) -> dict[str, str]:
     """Each entry's id → the entry right before it in the transcript (a turn, or the summary standing for
     the turns before), as ``role: content``: what a fact of that turn keeps as its ``preceding`` text."""
-    return {after.id: f"{before.role}: {before.content}" for before, after in zip(entries, entries[1:])}
+    return {after.id: f"{before.role}: {before.content}" for before, after in pairwise(entries)}
 
 
 def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:

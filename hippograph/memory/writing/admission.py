@@ -17,7 +17,7 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from hippograph.config import Settings
@@ -113,7 +113,7 @@ class Edit:
 
     content: str | None
     tokens: int | None
-    summary: str | None | Keep
+    summary: str | Keep | None
     summary_tokens: int | None
     relevance: float | None
     redacted: list[str] = field(default_factory=list)
@@ -250,7 +250,7 @@ def admit(
 ) -> list[Admitted]:
     """``items`` checked, scrubbed, hashed and counted, each a row ready to embed and store."""
     check_request_id(request_id)
-    stamp = (now or datetime.now(timezone.utc)).isoformat()
+    stamp = (now or datetime.now(UTC)).isoformat()
     policy = settings.secret_policy
     admitted: list[Admitted] = []
     for item in items:
@@ -306,7 +306,7 @@ def admit(
 
 
 def admit_edit(
-    settings: Settings, tokens: TokenCounter, content: str | None, summary: str | None | Keep, relevance: float | None,
+    settings: Settings, tokens: TokenCounter, content: str | None, summary: str | Keep | None, relevance: float | None,
     request_id: str | None = None,
 ) -> Edit:
     """An edit's new values checked and scrubbed (``summary=None`` clears the summary, ``KEEP`` leaves it)."""

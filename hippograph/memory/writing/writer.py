@@ -25,7 +25,8 @@ import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -409,7 +410,7 @@ class Writer:
         would pass a tier's trigger is refused whole, never compressed. Returns, in input order, the
         ids of the memories each item is stored as (one, or a long turn's parts); ``progress(done, total)``
         hears of each batch written, in stored parts."""
-        at = now or datetime.now(timezone.utc)
+        at = now or datetime.now(UTC)
         origins, parts = [], []
         for index, item in enumerate(items):
             for part in turn_parts(item, at):
@@ -463,7 +464,7 @@ class Writer:
 
     def update(
         self, settings: Settings, user_id: str, memory_id: str, content: str | None = None,
-        summary: str | None | Keep = KEEP, relevance: float | None = None, now: datetime | None = None,
+        summary: str | Keep | None = KEEP, relevance: float | None = None, now: datetime | None = None,
         request_id: str | None = None,
     ) -> Updated:
         """Edit a stored memory in place, under the rules of a write: new content is admitted (scrubbed,
@@ -473,7 +474,7 @@ class Writer:
         scrubbing.check_id("memory id", memory_id)
         edit = admission.admit_edit(settings, self.tokens, content, summary, relevance, request_id)
         vectors = self.embedder.embed_documents([edit.content]) if edit.content is not None else None
-        at = (now or datetime.now(timezone.utc)).isoformat()
+        at = (now or datetime.now(UTC)).isoformat()
 
         def work(tx: ManagedTransaction) -> Updated:
             memory_cypher.lock_user(tx, user_id)
@@ -532,7 +533,7 @@ class Writer:
     def _embed_groups(self, groups: Sequence[list[str]]) -> list[np.ndarray]:
         vectors = self.embedder.embed_documents([text for group in groups for text in group])
         bounds = np.cumsum([0, *(len(group) for group in groups)])
-        return [vectors[start:end] for start, end in zip(bounds[:-1], bounds[1:])]
+        return [vectors[start:end] for start, end in pairwise(bounds)]
 
     def _attach(self, tx: ManagedTransaction, user_id: str, admitted: Sequence[Admitted]) -> dict[str, str]:
         """Link just-created memories to their entities (one upsert, one MENTIONS statement for all),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import strawberry
@@ -46,7 +46,7 @@ def native_time(value: Any) -> datetime | None:
     if isinstance(value, str):
         value = _parse_iso(value)
     if isinstance(value, datetime) and value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
     return value
 
 

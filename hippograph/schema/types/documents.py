@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -169,8 +169,8 @@ class DocumentExported:
 
 
 ImportDocumentPayload = Annotated[
-    Union[DocumentImported, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ImportDocumentPayload")
+    DocumentImported | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ImportDocumentPayload")
 ]
 ExportDocumentPayload = Annotated[
-    Union[DocumentExported, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ExportDocumentPayload")
+    DocumentExported | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ExportDocumentPayload")
 ]

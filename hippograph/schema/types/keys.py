@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import strawberry
 
@@ -55,8 +55,8 @@ class ApiKeyRevoked:
 
 
 CreateApiKeyPayload = Annotated[
-    Union[ApiKeyCreated, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("CreateApiKeyPayload")
+    ApiKeyCreated | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("CreateApiKeyPayload")
 ]
 RevokeApiKeyPayload = Annotated[
-    Union[ApiKeyRevoked, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RevokeApiKeyPayload")
+    ApiKeyRevoked | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RevokeApiKeyPayload")
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Union
+from typing import Annotated
 
 import strawberry
 
@@ -110,8 +110,8 @@ class Consolidated:
 
 
 AppendTurnPayload = Annotated[
-    Union[TurnAppended, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("AppendTurnPayload")
+    TurnAppended | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("AppendTurnPayload")
 ]
 ConsolidatePayload = Annotated[
-    Union[Consolidated, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ConsolidatePayload")
+    Consolidated | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ConsolidatePayload")
 ]

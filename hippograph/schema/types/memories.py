@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
@@ -83,12 +83,12 @@ class ForgetSuccess:
 
 
 RememberPayload = Annotated[
-    Union[RememberSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RememberPayload")
+    RememberSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RememberPayload")
 ]
 UpdateMemoryPayload = Annotated[
-    Union[UpdateMemorySuccess, BadUserInputError, NotFoundError, LimitExceededError],
+    UpdateMemorySuccess | BadUserInputError | NotFoundError | LimitExceededError,
     strawberry.union("UpdateMemoryPayload"),
 ]
 ForgetPayload = Annotated[
-    Union[ForgetSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetPayload")
+    ForgetSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ForgetPayload")
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -107,8 +107,8 @@ class EndedSession:
 
 
 StartSessionPayload = Annotated[
-    Union[SessionStarted, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("StartSessionPayload")
+    SessionStarted | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("StartSessionPayload")
 ]
 EndSessionPayload = Annotated[
-    Union[EndedSession, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("EndSessionPayload")
+    EndedSession | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("EndSessionPayload")
 ]

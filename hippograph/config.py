@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
 # What the CLI reads at run time (migrations, the local Neo4j's pom and config), shipped inside the
@@ -43,7 +44,7 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return Path(data_home) / "hippograph"
 
 
-def _env_field(env: str, default: object, help: str) -> object:
+def _env_field(env: str, default: Any, help: str) -> Any:
     return field(default=default, metadata={"env": env, "help": help})
 
 
@@ -84,7 +85,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         environ = os.environ if environ is None else environ
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for f in fields(cls):
             raw = environ.get(f.metadata["env"])
             if raw is None or raw == "":

@@ -208,7 +208,7 @@ def entities_of_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str
 
 
 def entity_exists(tx: ManagedTransaction, user_id: str, entity_id: str) -> bool:
-    return bool(tx.run(ENTITY_EXISTS, userId=user_id, id=entity_id).single()["found"])
+    return bool(tx.run(ENTITY_EXISTS, userId=user_id, id=entity_id).single(strict=True)["found"])
 
 
 def trace(

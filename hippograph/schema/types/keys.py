@@ -11,7 +11,9 @@ from hippograph.memory.keys import Role as StoredRole
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.types.common import native_time
 
-Role = strawberry.enum(StoredRole, description="`admin` keys may also manage keys.")
+# Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
+strawberry.enum(StoredRole, description="`admin` keys may also manage keys.")
+Role = StoredRole
 
 
 @strawberry.type

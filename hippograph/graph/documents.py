@@ -214,11 +214,11 @@ def session_state(tx: ManagedTransaction, user_id: str, session_id: str, project
 
 
 def save_project(tx: ManagedTransaction, user_id: str, project_id: str, properties: dict[str, Any]) -> str:
-    return tx.run(SAVE_PROJECT, userId=user_id, projectId=project_id, **properties).single(strict=True)["owner"]
+    return str(tx.run(SAVE_PROJECT, userId=user_id, projectId=project_id, **properties).single(strict=True)["owner"])
 
 
 def save_long_term(tx: ManagedTransaction, user_id: str, properties: dict[str, Any]) -> str:
-    return tx.run(SAVE_LONG_TERM, userId=user_id, **properties).single(strict=True)["owner"]
+    return str(tx.run(SAVE_LONG_TERM, userId=user_id, **properties).single(strict=True)["owner"])
 
 
 def save_session(

@@ -29,5 +29,5 @@ class IsAdmin(BasePermission):
         return info.context.caller is not None and info.context.caller.is_admin
 
 
-AUTHENTICATED = [IsAuthenticated]
-ADMIN = [IsAuthenticated, IsAdmin]
+AUTHENTICATED: list[type[BasePermission]] = [IsAuthenticated]
+ADMIN: list[type[BasePermission]] = [IsAuthenticated, IsAdmin]

@@ -124,6 +124,7 @@ def export(
 
 
 def _entry(scope: Scope, now: datetime, path: str, section: str, position: int, owner: str, text: str) -> Entry:
+    attributes: dict[str, Any]
     if section == "decisions":
         kind, attributes = "decision", {"value": text}
         write = lambda services: recorded(record_decision(  # noqa: E731

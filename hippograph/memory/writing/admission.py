@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from hippograph.config import Settings
 from hippograph.graph.vocabulary import ITEM_KIND, EntityType, Tier
@@ -87,11 +87,11 @@ class Admitted:
 
     @property
     def id(self) -> str:
-        return self.row["id"]
+        return cast(str, self.row["id"])
 
     @property
     def tokens(self) -> int:
-        return self.row["tokens"]
+        return cast(int, self.row["tokens"])
 
     @property
     def held_tokens(self) -> int:
@@ -100,11 +100,11 @@ class Admitted:
 
     @property
     def content_hash(self) -> str:
-        return self.row["contentHash"]
+        return cast(str, self.row["contentHash"])
 
     @property
     def request_id(self) -> str | None:
-        return self.row["requestId"]
+        return cast("str | None", self.row["requestId"])
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,7 @@ def admit(
             check_fits(item.tier, count, cap)
         label = KIND_LABELS[item.kind]
         # The entity a record is about comes first: its row is the one the memory RECORDS.
-        wanted = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
+        wanted: list[tuple[EntityType, str] | Mention] = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
                   *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else [])]
         entities = entity_rows(scope, item.tier, wanted)
         stored_attributes = json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None

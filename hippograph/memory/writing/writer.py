@@ -161,8 +161,8 @@ class _Known:
                         field="requestId",
                     )
                 return memory_id, True
-        memory_id = self.echo(admitted.content_hash)
-        return (memory_id, False) if memory_id is not None and counts(memory_id) else None
+        echoed = self.echo(admitted.content_hash)
+        return (echoed, False) if echoed is not None and counts(echoed) else None
 
     def plan(self, admitted: Admitted) -> None:
         """``admitted`` will be created by this transaction: the writes after it in its group repeat it."""
@@ -194,8 +194,8 @@ class Writer:
         self.tokens = tokens
         self.audit = audit
         # Writes that arrive together share one embedding pass and one transaction (``remember``).
-        self.embeddings: Grouped = Grouped(GROUP_LIMIT)
-        self.writes: Grouped = Grouped(GROUP_LIMIT)
+        self.embeddings: Grouped[list[str], np.ndarray] = Grouped(GROUP_LIMIT)
+        self.writes: Grouped[_Write, Remembered] = Grouped(GROUP_LIMIT)
         self.counts = WriteCounts()
 
     # --- one memory ------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ class Writer:
             results[i] = result
         return results  # type: ignore[return-value]
 
-    def _store(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
+    def _store(self, writes: Sequence[_Write]) -> Sequence[Remembered | BaseException]:
         """One transaction for the group; if one of its writes fails it (a rule refuses it, or its own
         work after it raises), each is tried alone, so that write alone hears why and the others are
         stored. A failing store fails them all at once: trying each alone would only wait longer."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import strawberry
 
@@ -56,7 +56,7 @@ def native_time(value: Any) -> datetime | None:
         value = _parse_iso(value)
     if isinstance(value, datetime) and value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
-    return value
+    return cast("datetime | None", value)
 
 
 def _parse_iso(text: str) -> datetime:
@@ -80,6 +80,7 @@ def parse_attributes(value: str | None) -> Any:
 
 def request_id_field() -> strawberry.ID | None:
     """A write input's optional ``requestId``: a retry that sends it again gets the first attempt's answer."""
-    return strawberry.field(default=None, description=(
+    # The dataclass field strawberry reads, typed as the value it declares (as `x: T = field(...)` is).
+    return cast("strawberry.ID | None", strawberry.field(default=None, description=(
         "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an "
-        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice."))
+        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice.")))

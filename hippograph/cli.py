@@ -391,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands other packages add (entry points of ``COMMANDS``); without the benchmarks,
     ``hippograph bench`` says how to install them."""
     for command in entry_points(group=COMMANDS):

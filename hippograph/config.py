@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 PACKAGE = Path(__file__).resolve().parent
 # What the CLI reads at run time (migrations, the local Neo4j's pom and config), shipped inside the
@@ -135,7 +135,7 @@ class Settings:
 
 def env_of(name: str) -> str:
     """The environment variable of the setting ``name`` (a field of ``Settings``)."""
-    return next(f.metadata["env"] for f in fields(Settings) if f.name == name)
+    return cast(str, next(f.metadata["env"] for f in fields(Settings) if f.name == name))
 
 
 def _parse(env: str, raw: str, kind: type) -> object:

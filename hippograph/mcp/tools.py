@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -56,7 +56,7 @@ E = TypeVar("E", bound=Enum)
 
 def by_name(enum: type[E]) -> type[Enum]:
     """``enum`` as a tool takes it: each member by its name, as GraphQL spells it (``CRITICAL``, not ``critical``)."""
-    return Enum(enum.__name__, {member.name: member.name for member in enum}, type=str)  # type: ignore[return-value]
+    return cast("type[Enum]", Enum(enum.__name__, {member.name: member.name for member in enum}, type=str))
 
 
 def member(enum: type[E], named: Enum) -> E:
@@ -64,6 +64,8 @@ def member(enum: type[E], named: Enum) -> E:
     return enum[named.value]
 
 
+# Made at import (by_name), so mypy sees variables, not classes: each tool parameter below that names one
+# carries `type: ignore[valid-type]` (used as a type) and, with a default member, `[attr-defined]` (its member).
 TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
     by_name(Tier), by_name(Priority), by_name(MemoryKind), by_name(ProfileName), by_name(EdgeType), by_name(Direction),
 )

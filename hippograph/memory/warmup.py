@@ -90,7 +90,7 @@ def warm_up(services: Services) -> Warmth:
                 key = (request.statement(), _types(request.parameters()))
                 if key not in seen:
                     seen.add(key)
-                    recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]
+                    recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]  # a Transaction runs them as a managed one
         tx.rollback()
     return Warmth(len(texts), 2 * len(writes) + 1, len(seen), round(time.perf_counter() - started, 2))
 

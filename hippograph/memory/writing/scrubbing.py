@@ -29,7 +29,7 @@ common passwords of zxcvbn's frequency list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -622,7 +622,7 @@ def _keyword_kind(line: str, value: str) -> str:
     return "api_key" if last.group("key") else "token" if last.group("tok") else "password"
 
 
-def _merge(findings: Iterator[Finding]) -> list[Finding]:
+def _merge(findings: Iterable[Finding]) -> list[Finding]:
     merged: list[Finding] = []
     for finding in sorted(findings, key=lambda f: (f.start, -f.end)):
         if merged and finding.start < merged[-1].end:

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from neo4j import Driver, ManagedTransaction, Session, Transaction
@@ -215,7 +215,7 @@ class Writer:
         admitted = self._admit(settings, scope, items, None)
         # The same statements as on a managed transaction: both only run statements.
         writes = [_Write(scope, item.tier, each, None, None) for item, each in zip(items, admitted)]
-        self._write_group(tx, writes, announce=False)  # type: ignore[arg-type]
+        self._write_group(tx, writes, announce=False)  # type: ignore[arg-type]  # a Transaction, used as a managed one
 
     def _commit(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
         """A group's writes whose requests still wait for them, stored; the others refused unstored."""
@@ -232,7 +232,7 @@ class Writer:
             stored = self._store([writes[i] for i in begun])
         for i, result in zip(begun, stored):
             results[i] = result
-        return results  # type: ignore[return-value]
+        return cast("list[Remembered | BaseException]", results)  # each stored or refused: none is left None
 
     def _store(self, writes: Sequence[_Write]) -> Sequence[Remembered | BaseException]:
         """One transaction for the group; if one of its writes fails it (a rule refuses it, or its own

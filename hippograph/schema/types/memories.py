@@ -23,7 +23,7 @@ class MentionInput:
 class RememberInput:
     content: str
     tier: Tier
-    kind: MemoryKind = MemoryKind.NOTE  # type: ignore[attr-defined]
+    kind: MemoryKind = MemoryKind.NOTE  # type: ignore[attr-defined]  # made at import (operations/vocabulary.py)
     project: strawberry.ID | None = strawberry.field(default=None, description="Needed for PROJECT memories.")
     session: strawberry.ID | None = strawberry.field(default=None, description="Needed for SESSION memories.")
     relevance: float = 1.0

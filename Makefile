@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine:
 #   make run    virtual environment, dependencies, models, Neo4j from Maven, migrations, then serve
-#   make test   the same set-up against a separate test Neo4j, then pytest; stops what it started
+#   make test   the same set-up, `make check`, then pytest against a separate test Neo4j; stops what it started
+#   make check  ruff's lint and mypy --strict on hippograph/ (settings in pyproject.toml)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +22,7 @@ TEST_ENV := HIPPOGRAPH_STATE_DIR=$(CURDIR)/.hippograph/test HIPPOGRAPH_EMBEDDING
 	NEO4J_URI=bolt://127.0.0.1:7688 NEO4J_PASSWORD=hippograph-test \
 	HIPPOGRAPH_NEO4J_HEAP=1g HIPPOGRAPH_NEO4J_PAGECACHE=1g
 
-.PHONY: setup types run test neo4j-start neo4j-stop bench clean
+.PHONY: setup types run check test neo4j-start neo4j-stop bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -57,7 +58,12 @@ run: setup
 	$(HG) migrate
 	$(HG) serve
 
-test: setup
+# The lint and the types ([tool.ruff], [tool.mypy] in pyproject.toml): either failing stops `make test`.
+check: $(STAMP)
+	$(VENV)/bin/ruff check hippograph
+	$(VENV)/bin/mypy hippograph
+
+test: setup check
 	@was_running=0; env $(TEST_ENV) $(HG) neo4j status >/dev/null && was_running=1; \
 	env $(TEST_ENV) $(HG) neo4j start && env $(TEST_ENV) $(VENV)/bin/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$was_running = 0 ]; then env $(TEST_ENV) $(HG) neo4j stop; fi; exit $$rc

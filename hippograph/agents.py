@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from agents.items import TResponseInputItem
 from agents.memory import SessionSettings
@@ -113,7 +113,7 @@ class HippographSession:
 
 def turn(each: TResponseInputItem) -> tuple[str, str]:
     """Who said an item (a message's role, any other item's type) and its text, as a reader would read it."""
-    value: dict[str, Any] = dict(each)  # type: ignore[arg-type]
+    value: dict[str, Any] = dict(each)
     kind = value.get("type")
     said_by = next((v.strip() for v in (value.get("role"), kind)
                     if isinstance(v, str) and 0 < len(v.strip()) <= MAX_ROLE), "item")
@@ -139,8 +139,9 @@ def item(entry: TranscriptEntry) -> TResponseInputItem:
     if entry.is_summary:
         return {"role": "system", "content": entry.content}
     if entry.item is not None:
-        return entry.item  # type: ignore[no-any-return]
-    return {"role": entry.role, "content": entry.content}  # type: ignore[return-value,typeddict-item]
+        return cast(TResponseInputItem, entry.item)  # kept as the item it was added as
+    # A message of the role stored with the turn (user, assistant, system or developer).
+    return cast(TResponseInputItem, {"role": entry.role, "content": entry.content})
 
 
 def with_their_calls(items: list[TResponseInputItem]) -> list[TResponseInputItem]:
@@ -170,10 +171,11 @@ def _text(value: dict[str, Any]) -> str:
 def _arguments(arguments: Any) -> str:
     """A call's arguments as ``name: value, …`` (they come as JSON text)."""
     if isinstance(arguments, str):
+        text = arguments
         try:
-            arguments = json.loads(arguments)
+            arguments = json.loads(text)
         except ValueError:
-            return arguments
+            return text
     return _plain(arguments)
 
 

@@ -248,7 +248,7 @@ def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.progress import Progress, opening
 
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     document = documents.load(text)
@@ -418,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_commands(sub: argparse._SubParsersAction) -> None:
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The commands other packages add (entry points of ``COMMANDS``); without the benchmarks,
     ``hippograph bench`` says how to install them."""
     for command in entry_points(group=COMMANDS):

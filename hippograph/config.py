@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any, cast
 
 PACKAGE = Path(__file__).resolve().parent
 # What the CLI reads at run time (migrations, the local Neo4j's pom and config), shipped inside the
@@ -43,7 +44,7 @@ def default_state_dir(environ: Mapping[str, str]) -> Path:
     return Path(data_home) / "hippograph"
 
 
-def _env_field(env: str, default: object, help: str) -> object:
+def _env_field(env: str, default: Any, help: str) -> Any:
     return field(default=default, metadata={"env": env, "help": help})
 
 
@@ -84,7 +85,7 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         environ = os.environ if environ is None else environ
-        values: dict[str, object] = {}
+        values: dict[str, Any] = {}
         for f in fields(cls):
             raw = environ.get(f.metadata["env"])
             if raw is None or raw == "":
@@ -119,7 +120,7 @@ class Settings:
         for origin in origins:
             if origin != "*" and not _ORIGIN.fullmatch(origin):
                 raise ConfigError(f"HIPPOGRAPH_CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port], no path)")
-        if not self.neo4j_uri.split("://", 1)[0] in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
+        if self.neo4j_uri.split("://", 1)[0] not in ("bolt", "neo4j", "bolt+s", "neo4j+s", "bolt+ssc", "neo4j+ssc"):
             raise ConfigError(f"NEO4J_URI must start with bolt:// or neo4j:// (or a +s/+ssc variant), got {self.neo4j_uri!r}")
 
     @property
@@ -134,7 +135,7 @@ class Settings:
 
 def env_of(name: str) -> str:
     """The environment variable of the setting ``name`` (a field of ``Settings``)."""
-    return next(f.metadata["env"] for f in fields(Settings) if f.name == name)
+    return cast(str, next(f.metadata["env"] for f in fields(Settings) if f.name == name))
 
 
 def _parse(env: str, raw: str, kind: type) -> object:

@@ -24,8 +24,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -164,7 +165,8 @@ class Embedder:
         self.capability = str(torch.backends.cpu.get_cpu_capability())
         # The name the store records: a model given by path is named by its files (models.identity).
         self.name = models.identity(model, location)
-        self.dimension = int(self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension())
+        # Every sentence-transformers model has a dimension (typed Optional for modules that do not say).
+        self.dimension = int(cast(int, self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension()))
         self.batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._documents: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -203,7 +205,7 @@ class Embedder:
             return encode(texts)
         bounds = np.linspace(0, len(texts), parts + 1).astype(int)
         with ThreadPoolExecutor(parts, thread_name_prefix="hippograph-embed") as pool:
-            return np.concatenate(list(pool.map(encode, [texts[a:b] for a, b in zip(bounds[:-1], bounds[1:])])))
+            return np.concatenate(list(pool.map(encode, [texts[a:b] for a, b in pairwise(bounds)])))
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Memory vectors: per text, the normalised mean of its ``passages`` (one encoder call for all
@@ -232,7 +234,8 @@ class Embedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """A query's vector, by the query encoder (``hippograph.encoder``: one text per call, or ``embed_queries``)."""
-        return self.embed_queries([text])[0]
+        vector: np.ndarray = self.embed_queries([text])[0]
+        return vector
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Queries' vectors, each as ``embed_query`` gives it. Those not among the recent ones go in one call
@@ -246,9 +249,9 @@ class Embedder:
         missing = [text for text in dict.fromkeys(texts) if text not in known]
         if missing and self._query is None:
             known.update(zip(missing, self.embed(missing)))
-        elif missing and self._query.quantized:
+        elif missing and self._query is not None and self._query.quantized:
             known.update((text, self._query.encode([text])[0]) for text in missing)
-        elif missing:
+        elif missing and self._query is not None:
             known.update(zip(missing, self._query.encode(missing)))
         with self._lock:
             for text in missing:

@@ -118,7 +118,8 @@ class PackedEncoder:
                         pooled[text_index] = hidden[row_index, offset:offset + length].mean(dim=0)
                         offset += length
             vectors = torch.nn.functional.normalize(torch.stack(pooled), dim=1)
-        return vectors.numpy().astype(np.float32, copy=False)
+        array: np.ndarray = vectors.numpy().astype(np.float32, copy=False)
+        return array
 
     def _inputs(self, rows: Sequence[Sequence[int]], token_ids: Sequence[Sequence[int]]) -> tuple[Any, ...]:
         """The forward's positional inputs for packed rows: input_ids, the block-diagonal attention mask,

@@ -94,7 +94,7 @@ class HippographChatMessageHistory(BaseChatMessageHistory):
         self._started = False
 
     @property
-    def messages(self) -> list[BaseMessage]:  # type: ignore[override]
+    def messages(self) -> list[BaseMessage]:  # type: ignore[override]  # langchain declares an attribute; read anew each time
         try:
             entries = self.client.send(transcript(self.session_id)).transcript
         except HippographError as error:

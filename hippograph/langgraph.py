@@ -45,9 +45,9 @@ import json
 import uuid
 from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from langgraph.store.base import (
     BaseStore, GetOp, IndexConfig, InvalidNamespaceError, Item, ListNamespacesOp, MatchCondition, Op, PutOp, Result,
@@ -99,7 +99,7 @@ class Stored:
 
     @property
     def indexed(self) -> bool:
-        return self.kept.get("indexed", True)
+        return cast(bool, self.kept.get("indexed", True))
 
     def expired(self, now: datetime) -> bool:
         expires = self.kept.get("expiresAt")
@@ -159,7 +159,7 @@ def jsonable(value: Mapping[str, Any]) -> dict[str, Any]:
             return list(obj)
         raise TypeError(f"a store value holds JSON, dates, times, UUIDs and enums; not {type(obj).__name__}: {obj!r}")
 
-    return json.loads(json.dumps(dict(value), default=default))
+    return cast("dict[str, Any]", json.loads(json.dumps(dict(value), default=default)))
 
 
 def stored_of(memory: Memory) -> Stored | None:
@@ -183,14 +183,14 @@ def matches(value: Any, wanted: Any) -> bool:
         if any(k.startswith("$") for k in wanted):
             return all(_compare(value, op, operand) for op, operand in wanted.items())
         return isinstance(value, Mapping) and all(matches(value.get(k), v) for k, v in wanted.items())
-    return value == wanted
+    return cast(bool, value == wanted)
 
 
 def _compare(value: Any, op: str, operand: Any) -> bool:
     if op == "$eq":
-        return value == operand
+        return cast(bool, value == operand)
     if op == "$ne":
-        return value != operand
+        return cast(bool, value != operand)
     if value is None:
         return False
     comparisons: dict[str, Callable[[Any, Any], bool]] = {
@@ -216,7 +216,7 @@ def request_ids(namespace: tuple[str, ...], key: str) -> list[str]:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _forget(memory: Memory) -> Plan[None]:
@@ -283,7 +283,7 @@ def _write(namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, t
         # A new key's item is created when it is updated; a replaced one keeps when it was created.
         item["createdAt"] = old.item.created_at.isoformat() if old is not None else kept["updatedAt"]
         try:
-            stored = yield remember(text, tier=where.tiers[0], kind=MemoryKind.ITEM, project=where.project,
+            stored = yield remember(text, tier=cast("list[Tier]", where.tiers)[0], kind=MemoryKind.ITEM, project=where.project,
                                     session=where.session, attributes={ATTRIBUTE: item},
                                     fields=fields_of(value, kept.get("index")), request_id=request_ids(namespace, key)[slot])
         except HippographError as error:
@@ -389,7 +389,7 @@ def _run(plan: Plan[T], send: Callable[[Operation[Any]], Any]) -> T:
             else:
                 operation = plan.send(answer)
     except StopIteration as done:
-        return done.value
+        return cast(T, done.value)
 
 
 async def _arun(plan: Plan[T], send: Callable[[Operation[Any]], Awaitable[Any]]) -> T:
@@ -403,7 +403,7 @@ async def _arun(plan: Plan[T], send: Callable[[Operation[Any]], Awaitable[Any]])
             else:
                 operation = plan.send(answer)
     except StopIteration as done:
-        return done.value
+        return cast(T, done.value)
 
 
 class HippographStore(BaseStore):
@@ -422,7 +422,7 @@ class HippographStore(BaseStore):
         self.url = url
         self.key = key
         self.timeout = timeout
-        self.index_config = dict(index) if index else None  # type: ignore[assignment]
+        self.index_config = dict(index) if index else None
         self.ttl_config = ttl
         self.client = Client(url, key, timeout=timeout)
 
@@ -430,7 +430,7 @@ class HippographStore(BaseStore):
         if isinstance(op, GetOp):
             return _get(op)
         if isinstance(op, PutOp):
-            return _put(op, (self.index_config or {}).get("fields"))
+            return _put(op, cast("Sequence[str] | None", (self.index_config or {}).get("fields")))
         if isinstance(op, SearchOp):
             return _search(op)
         if isinstance(op, ListNamespacesOp):

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -31,6 +32,8 @@ from hippograph.local_java import Java, JavaNotFound, find_java
 POM = RESOURCES / "neo4j" / "pom.xml"
 CONF_TEMPLATE = RESOURCES / "neo4j" / "neo4j.conf"
 ENTRY_POINT = "org.neo4j.server.Neo4jCommunity"
+# Where progress lines go: print by default, the CLI's progress display when it has one.
+Log = Callable[[str], object]
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 # Every store hippograph made before it recorded the version was made by this one.
 UNRECORDED_VERSION = "5.26"
@@ -126,16 +129,16 @@ def status(settings: Settings) -> Status:
     )
 
 
-def start(settings: Settings, timeout: float = 180.0, log=print) -> Status:
+def start(settings: Settings, timeout: float = 180.0, log: Log = print) -> Status:
     """Start the server in the background and wait until Bolt answers; a no-op if it runs."""
     current = status(settings)
     if current.running:
         log(f"{current.describe()} — already started, nothing to do")
         return current
-    for port, env in ((settings.neo4j_bolt_port, "HIPPOGRAPH_NEO4J_BOLT_PORT"), (settings.neo4j_http_port, "HIPPOGRAPH_NEO4J_HTTP_PORT")):
+    for port, variable in ((settings.neo4j_bolt_port, "HIPPOGRAPH_NEO4J_BOLT_PORT"), (settings.neo4j_http_port, "HIPPOGRAPH_NEO4J_HTTP_PORT")):
         if _port_taken(port):
             raise LocalNeo4jError(
-                f"port {port} on 127.0.0.1 is already in use by another process; stop that process or choose another port with {env}"
+                f"port {port} on 127.0.0.1 is already in use by another process; stop that process or choose another port with {variable}"
             )
     lay = layout(settings)
     stored = (lay.data / "databases").exists()
@@ -177,7 +180,7 @@ def start(settings: Settings, timeout: float = 180.0, log=print) -> Status:
     raise LocalNeo4jError(f"Neo4j did not answer on Bolt within {timeout:.0f}s; see {lay.console_log}")
 
 
-def stop(settings: Settings, timeout: float = 60.0, log=print) -> bool:
+def stop(settings: Settings, timeout: float = 60.0, log: Log = print) -> bool:
     """Stop the server cleanly (SIGTERM, then SIGKILL after ``timeout``). False if it was not running."""
     lay = layout(settings)
     current = status(settings)
@@ -212,7 +215,7 @@ def jvm_options(java: Java) -> list[str]:
     return [*JVM_OPTIONS, option] if java.major >= since else list(JVM_OPTIONS)
 
 
-def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log=print) -> Path:
+def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log: Log = print) -> Path:
     """Dump every database of a store an older Neo4j wrote, before this one upgrades it for good."""
     older = _store_version(lay)
     target = lay.dumps / f"before-{neo4j_version()}-from-{older}-{time.strftime('%Y%m%dT%H%M%S')}"
@@ -226,7 +229,7 @@ def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log=print)
     return target
 
 
-def dump(settings: Settings, target: Path | None = None, log=print) -> Path:
+def dump(settings: Settings, target: Path | None = None, log: Log = print) -> Path:
     """Back up every database of the stopped local server into ``target`` (one .dump file each)."""
     java, lay, env = _offline(settings, "dump")
     target = target or lay.dumps / time.strftime("%Y%m%dT%H%M%S")
@@ -234,7 +237,7 @@ def dump(settings: Settings, target: Path | None = None, log=print) -> Path:
     return target
 
 
-def load(settings: Settings, source: Path, log=print) -> None:
+def load(settings: Settings, source: Path, log: Log = print) -> None:
     """Replace the stopped local server's databases by the dumps in ``source``."""
     dumps = _dumps_in(source)
     if not dumps:
@@ -293,7 +296,7 @@ def _store_version(lay: Layout) -> str:
         return UNRECORDED_VERSION
 
 
-def resolve_jars(lay: Layout, log=print, pom: Path = POM) -> None:
+def resolve_jars(lay: Layout, log: Log = print, pom: Path = POM) -> None:
     """Copy Neo4j's jars from Maven once; re-run only when the pom (docker/pom.xml) changes."""
     stamp = hashlib.sha256(pom.read_bytes()).hexdigest()
     if lay.lib_stamp.exists() and lay.lib_stamp.read_text() == stamp:

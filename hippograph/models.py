@@ -83,7 +83,8 @@ def manifest(path: Path) -> dict[str, str]:
 
 
 def pinned(name: str) -> dict[str, str]:
-    return json.loads((MANIFESTS / f"{name}.json").read_text(encoding="utf-8"))
+    manifest: dict[str, str] = json.loads((MANIFESTS / f"{name}.json").read_text(encoding="utf-8"))
+    return manifest
 
 
 def verify(name: str, path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from typing import Any
+from typing import Any, cast
 
 from cross_web import AsyncHTTPRequestAdapter, HTTPException
 from starlette.concurrency import run_in_threadpool
@@ -133,7 +133,7 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         except request_body.BodyError as exc:
             raise HTTPException(exc.status, str(exc)) from None
 
-    async def execute_single(  # noqa: PLR0917 - strawberry's signature
+    async def execute_single(
         self, request: Request, request_adapter: AsyncHTTPRequestAdapter, sub_response: Response, context: Context,
         root_value: None, request_data: GraphQLRequestData,
     ) -> ExecutionResult:
@@ -165,8 +165,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         presented = key_from_params(context.connection_params)
         if presented is None and context.request is not None:
             presented = key_from_headers(context.request.headers)
+        socket = cast(WebSocket, context.request)  # on_ws_connect is called for a WebSocket only
         if not presented:
-            await context.request.close(code=NO_KEY_CLOSE_CODE, reason="an API key is required")
+            await socket.close(code=NO_KEY_CLOSE_CODE, reason="an API key is required")
             raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
         context.caller, context.auth_failure = await identify(context.services, presented)
         if context.auth_failure is not None:
@@ -174,7 +175,7 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         if context.caller is None:
             raise ConnectionRejectionError({"code": "UNAUTHENTICATED"})
         # From now on the socket closes when its key is revoked or its user erased.
-        context.request.app.state.sockets.watch(context)
+        socket.app.state.sockets.watch(context)
         return None
 
 

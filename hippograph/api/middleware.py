@@ -49,7 +49,8 @@ class RequestContext:
             path = scope.get("path", "")
             route = path if path in KNOWN_ROUTES else "other"
             if scope["type"] == "http":
-                metrics = getattr(scope.get("app").state, "metrics", None) if scope.get("app") else None
+                app = scope.get("app")
+                metrics = getattr(app.state, "metrics", None) if app else None
                 if metrics is not None:
                     metrics.request(route, status or 500, seconds)
             log.info(

@@ -106,8 +106,10 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     value = dict(pairs)
     if len(value) != len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise BodyError(f"the key {twice[:40]!r} appears twice in one object of the request body")
+        for key, _ in pairs:
+            if key in seen:
+                raise BodyError(f"the key {key[:40]!r} appears twice in one object of the request body")
+            seen.add(key)
     return value
 
 

@@ -100,10 +100,11 @@ class AsyncClient:
         """
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
+        from websockets.typing import Subprotocol
 
         url = "ws" + self.endpoint.removeprefix("http")
         try:
-            async with connect(url, subprotocols=[PROTOCOL], open_timeout=30) as ws:  # type: ignore[list-item]
+            async with connect(url, subprotocols=[Subprotocol(PROTOCOL)], open_timeout=30) as ws:
                 await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {self._key}"}}))
                 if json.loads(await ws.recv()).get("type") != "connection_ack":
                     raise HippographError(ErrorCode.UNAUTHENTICATED.value, "the server did not accept the connection")

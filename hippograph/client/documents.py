@@ -48,7 +48,7 @@ def selection(cls: type) -> str:
         text = graphql_name(f.name)
         if "args" in f.metadata:
             text += f"({f.metadata['args']})"
-        if dataclasses.is_dataclass(named):
+        if isinstance(named, type) and dataclasses.is_dataclass(named):
             text += " " + selection(named)
         parts.append(text)
     return "{ " + " ".join(parts) + " }"
@@ -56,7 +56,8 @@ def selection(cls: type) -> str:
 
 def decode(cls: type[T], value: dict[str, Any]) -> T:
     """A result dataclass from the JSON of its selection."""
-    return cls(**{f.name: _value(hints(cls)[f.name], value[graphql_name(f.name)]) for f in dataclasses.fields(cls)})
+    shape: type = cls  # T is any result dataclass; unbounded, so each caller keeps its own type
+    return cls(**{f.name: _value(hints(shape)[f.name], value[graphql_name(f.name)]) for f in dataclasses.fields(shape)})
 
 
 def _value(annotation: Any, value: Any) -> Any:
@@ -71,7 +72,7 @@ def _value(annotation: Any, value: Any) -> Any:
 def _one(named: Any, value: Any) -> Any:
     if value is None:
         return None
-    if dataclasses.is_dataclass(named):
+    if isinstance(named, type) and dataclasses.is_dataclass(named):
         return decode(named, value)
     if isinstance(named, type) and issubclass(named, Enum):
         return named(value)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
@@ -52,7 +52,7 @@ class Spec:
     nested: tuple[str, ...] = ()
     # The operation's name, when two specs ask the same field (by default the field's, capitalised).
     operation: str | None = None
-    document: str = field(init=False)
+    document: str = dataclasses.field(init=False)  # `field` is a field of this class here
 
     def __post_init__(self) -> None:
         declared = ", ".join(f"${name}: {kind}" for name, kind in self.variables.items())

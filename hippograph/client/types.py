@@ -93,9 +93,9 @@ class ErrorCode(str, Enum):
     INTERNAL_SERVER_ERROR = "INTERNAL_SERVER_ERROR"
 
 
-def args(text: str) -> Any:
+def args(text: str) -> dict[str, str]:
     """A field selected with arguments: ``field(metadata=args("first: 100"))``."""
-    return field(metadata={"args": text})
+    return {"args": text}
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ class RecallResult:
     used, the profile's gates (None for hanzo) and its weights."""
 
     items: list[RecalledMemory]
-    ranking: list[RankedMemory] = args("first: $ranking")
+    ranking: list[RankedMemory] = field(metadata=args("first: $ranking"))
     totals: RecallTotals
     profile: str
     gates: RecallGates | None
@@ -294,7 +294,7 @@ class SessionInfo:
 class Session(SessionInfo):
     """A session with its own memories (the newest 100) and its transcript (the standing summary first)."""
 
-    memories: list[Memory] = args("first: 100")
+    memories: list[Memory] = field(metadata=args("first: 100"))
     transcript: list[TranscriptEntry]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -138,7 +138,7 @@ CHAINS = (CHAINS.replace("__EDGE_THEN__caused__", EDGE_THEN.replace("r.", "cause
           .replace("__EDGE_THEN__solved__", EDGE_THEN.replace("r.", "solved.")))
 
 
-@lru_cache(maxsize=None)
+@cache
 def trace_statement(direction: str, hops: int) -> str:
     """The trace statement for a direction (OUT, IN or BOTH) and a depth bound."""
     if not isinstance(hops, int) or isinstance(hops, bool) or not 1 <= hops <= MAX_TRACE_DEPTH:
@@ -208,7 +208,7 @@ def entities_of_memories(tx: ManagedTransaction, user_id: str, ids: Sequence[str
 
 
 def entity_exists(tx: ManagedTransaction, user_id: str, entity_id: str) -> bool:
-    return bool(tx.run(ENTITY_EXISTS, userId=user_id, id=entity_id).single()["found"])
+    return bool(tx.run(ENTITY_EXISTS, userId=user_id, id=entity_id).single(strict=True)["found"])
 
 
 def trace(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -50,7 +50,7 @@ def tier_snapshot(
 
 def summarise_memories(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> None:
     if rows:
-        at = datetime.now(timezone.utc).isoformat()
+        at = datetime.now(UTC).isoformat()
         tx.run(SUMMARISE_MEMORIES, userId=user_id, rows=list(rows), at=at, keepVersion=True).consume()
         refresh_preceding_of(tx, user_id, [row["id"] for row in rows])
 

@@ -137,8 +137,8 @@ def project_memories(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any
 
 
 def relate_rule(tx: ManagedTransaction, user_id: str, rule_id: str, member_ids: Sequence[str]) -> int:
-    return int(tx.run(RELATE_RULE, userId=user_id, ruleId=rule_id, memberIds=list(member_ids)).single()["related"])
+    return int(tx.run(RELATE_RULE, userId=user_id, ruleId=rule_id, memberIds=list(member_ids)).single(strict=True)["related"])
 
 
 def decay(tx: ManagedTransaction, user_id: str, now: str, days: int, factor: float) -> list[str]:
-    return list(tx.run(DECAY, userId=user_id, now=now, days=days, factor=factor).single()["ids"])
+    return list(tx.run(DECAY, userId=user_id, now=now, days=days, factor=factor).single(strict=True)["ids"])

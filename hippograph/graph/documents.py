@@ -204,21 +204,21 @@ RETURN session {{.id, .projectId, .documentKeys, .documentStartedAt, .activeCont
 
 def existing_hashes(tx: ManagedTransaction, user_id: str, hashes: Sequence[str]) -> tuple[bool, set[str]]:
     """(whether the user exists, which of ``hashes`` an active memory of theirs already has)."""
-    record = tx.run(EXISTING_HASHES, userId=user_id, hashes=list(hashes)).single()
+    record = tx.run(EXISTING_HASHES, userId=user_id, hashes=list(hashes)).single(strict=True)
     return bool(record["userExists"]), set(record["existing"])
 
 
 def session_state(tx: ManagedTransaction, user_id: str, session_id: str, project_id: str | None) -> tuple[bool, bool]:
-    record = tx.run(SESSION_STATE, userId=user_id, sessionId=session_id, projectId=project_id).single()
+    record = tx.run(SESSION_STATE, userId=user_id, sessionId=session_id, projectId=project_id).single(strict=True)
     return bool(record["sessionExists"]), bool(record["projectExists"])
 
 
 def save_project(tx: ManagedTransaction, user_id: str, project_id: str, properties: dict[str, Any]) -> str:
-    return tx.run(SAVE_PROJECT, userId=user_id, projectId=project_id, **properties).single()["owner"]
+    return str(tx.run(SAVE_PROJECT, userId=user_id, projectId=project_id, **properties).single(strict=True)["owner"])
 
 
 def save_long_term(tx: ManagedTransaction, user_id: str, properties: dict[str, Any]) -> str:
-    return tx.run(SAVE_LONG_TERM, userId=user_id, **properties).single()["owner"]
+    return str(tx.run(SAVE_LONG_TERM, userId=user_id, **properties).single(strict=True)["owner"])
 
 
 def save_session(
@@ -232,14 +232,14 @@ def save_session(
 
 
 def detach_entries(tx: ManagedTransaction, owner: str) -> list[str]:
-    return list(tx.run(DETACH_ENTRIES, owner=owner).single()["before"])
+    return list(tx.run(DETACH_ENTRIES, owner=owner).single(strict=True)["before"])
 
 
 def link_entries(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> int:
     """Link memories to their owners; returns how many were linked (an archived or missing memory is not)."""
     if not rows:
         return 0
-    return int(tx.run(LINK_ENTRIES, userId=user_id, rows=list(rows)).single()["linked"])
+    return int(tx.run(LINK_ENTRIES, userId=user_id, rows=list(rows)).single(strict=True)["linked"])
 
 
 def project_uses(tx: ManagedTransaction, user_id: str, owner: str) -> int:
@@ -250,30 +250,30 @@ def project_uses(tx: ManagedTransaction, user_id: str, owner: str) -> int:
 def unlinked(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> list[str]:
     if not ids:
         return []
-    return list(tx.run(UNLINKED, userId=user_id, ids=list(ids)).single()["ids"])
+    return list(tx.run(UNLINKED, userId=user_id, ids=list(ids)).single(strict=True)["ids"])
 
 
 def fix_entities(tx: ManagedTransaction, user_id: str, memory_ids: Sequence[str]) -> list[str]:
     if not memory_ids:
         return []
-    return list(tx.run(FIX_ENTITIES, userId=user_id, ids=list(memory_ids)).single()["ids"])
+    return list(tx.run(FIX_ENTITIES, userId=user_id, ids=list(memory_ids)).single(strict=True)["ids"])
 
 
 def delete_bare_entities(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> int:
     if not ids:
         return 0
-    return int(tx.run(DELETE_BARE_ENTITIES, userId=user_id, ids=list(ids)).single()["deleted"])
+    return int(tx.run(DELETE_BARE_ENTITIES, userId=user_id, ids=list(ids)).single(strict=True)["deleted"])
 
 
 def reopen_entities(tx: ManagedTransaction, user_id: str, ids: Sequence[str], at: str) -> int:
     if not ids:
         return 0
-    return int(tx.run(REOPEN_ENTITIES, userId=user_id, ids=list(ids), at=at).single()["reopened"])
+    return int(tx.run(REOPEN_ENTITIES, userId=user_id, ids=list(ids), at=at).single(strict=True)["reopened"])
 
 
 def delete_session(tx: ManagedTransaction, user_id: str, session_id: str) -> int:
     """Delete the session node and its tasks; returns 1, or 0 when there was no such session."""
-    return int(tx.run(DELETE_SESSION, userId=user_id, sessionId=session_id).single()["deleted"])
+    return int(tx.run(DELETE_SESSION, userId=user_id, sessionId=session_id).single(strict=True)["deleted"])
 
 
 def delete_bare_project(tx: ManagedTransaction, user_id: str, project_id: str) -> None:

@@ -20,7 +20,7 @@ RETURN count(*) AS deleted
 
 
 def _erase(tx: ManagedTransaction, statement: str, **parameters: Any) -> int:
-    return int(tx.run(statement, **parameters).single()["deleted"])
+    return int(tx.run(statement, **parameters).single(strict=True)["deleted"])
 
 
 RECORDING_MEMORIES = """
@@ -156,22 +156,22 @@ def delete_turns(tx: ManagedTransaction, user_id: str, turn_ids: Sequence[str]) 
 
 def session_to_forget(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any]:
     """``exists`` (the session node) and the session's ``projectId``."""
-    return dict(tx.run(SESSION_TO_FORGET, userId=user_id, sessionId=session_id).single())
+    return dict(tx.run(SESSION_TO_FORGET, userId=user_id, sessionId=session_id).single(strict=True))
 
 
 def project_to_forget(tx: ManagedTransaction, user_id: str, project_id: str) -> dict[str, Any]:
     """``exists`` (the project node) and the ``sessionIds`` of the project's sessions."""
-    return dict(tx.run(PROJECT_TO_FORGET, userId=user_id, projectId=project_id).single())
+    return dict(tx.run(PROJECT_TO_FORGET, userId=user_id, projectId=project_id).single(strict=True))
 
 
 def scope_memories(tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None) -> list[str]:
     """Ids of the memories the sessions (and the project, when given) own or that derive from them."""
-    record = tx.run(SCOPE_MEMORIES, userId=user_id, sessionIds=list(session_ids), projectId=project_id).single()
+    record = tx.run(SCOPE_MEMORIES, userId=user_id, sessionIds=list(session_ids), projectId=project_id).single(strict=True)
     return list(record["ids"])
 
 
 def delete_project_entities(tx: ManagedTransaction, user_id: str, project_id: str) -> list[str]:
-    return list(tx.run(DELETE_PROJECT_ENTITIES, userId=user_id, projectId=project_id).single()["ids"])
+    return list(tx.run(DELETE_PROJECT_ENTITIES, userId=user_id, projectId=project_id).single(strict=True)["ids"])
 
 
 def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int:
@@ -179,13 +179,13 @@ def delete_project(tx: ManagedTransaction, user_id: str, project_id: str) -> int
 
 
 def count_user_nodes(tx: ManagedTransaction, user_id: str) -> int:
-    return int(tx.run(COUNT_USER_NODES, userId=user_id).single()["nodes"])
+    return int(tx.run(COUNT_USER_NODES, userId=user_id).single(strict=True)["nodes"])
 
 
 def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> dict[str, Any]:
     """Delete up to ``batch`` of the user's nodes: how many of each kind went, the nodes (``removed``: id,
     labels) and the types of the relationships that went with them; empty when none was left."""
-    record = tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single()
+    record = tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single(strict=True)
     if not record["deleted"]:
         return {}
     return {**record["counts"], "removed": [dict(n) for n in record["removed"]], "relationships": record["relationships"]}
@@ -199,4 +199,4 @@ def delete_user_node(tx: ManagedTransaction, user_id: str) -> tuple[int, list[st
 
 def delete_user_audit_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -> list[str]:
     """Delete up to ``batch`` of the user's audit events; their ids."""
-    return list(tx.run(DELETE_USER_AUDIT_BATCH, userId=user_id, batch=batch).single()["ids"])
+    return list(tx.run(DELETE_USER_AUDIT_BATCH, userId=user_id, batch=batch).single(strict=True)["ids"])

@@ -48,7 +48,7 @@ RETURN key {{ {KEY_FIELDS} }} AS key
 
 
 def create_key(tx: ManagedTransaction, key_id: str, key_hash: str, user_id: str, role: str) -> dict[str, Any]:
-    return dict(tx.run(CREATE_KEY, id=key_id, hash=key_hash, userId=user_id, role=role).single()["key"])
+    return dict(tx.run(CREATE_KEY, id=key_id, hash=key_hash, userId=user_id, role=role).single(strict=True)["key"])
 
 
 def find_active_key(session: Session, key_hash: str) -> dict[str, Any] | None:

@@ -303,5 +303,5 @@ def tier_usage(
     as_of: datetime | None = None,
 ) -> tuple[int, int]:
     record = tx.run(TIER_USAGE, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id,
-                    asOf=as_of).single()
+                    asOf=as_of).single(strict=True)
     return int(record["used"]), int(record["items"])

@@ -17,6 +17,7 @@ import re
 import socket
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -122,7 +123,8 @@ def pending(driver: Driver, database: str, folder: Path) -> list[Migration]:
     return _check_chain(discover(folder), applied(driver, database))
 
 
-def migrate(driver: Driver, database: str, folder: Path, parameters: dict[str, object], log=print) -> list[Migration]:
+def migrate(driver: Driver, database: str, folder: Path, parameters: dict[str, object],
+            log: Callable[[str], object] = print) -> list[Migration]:
     """Apply every pending migration in order; return what was applied (empty if none)."""
     owner = f"{socket.gethostname()}:{os.getpid()}"
     with driver.session(database=database) as session:

@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from neo4j import ManagedTransaction
 
@@ -329,7 +329,8 @@ class Components:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Components:
         """The components of one row of the statement."""
-        return cls(**{part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)})
+        parts: dict[str, Any] = {part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)}
+        return cls(**parts)
 
 
 COMPONENTS = tuple(part.name for part in fields(Components))
@@ -538,7 +539,7 @@ def index_searches(project: bool, session: bool, per_tier: bool, as_of: bool = F
     for tiers in groups.values():
         names = "[" + ", ".join(f"'{tier.value}'" for tier in tiers) + "]"
         limit = f"$tierIndexK['{tiers[0].value}']" if per_tier else "$indexK"
-        searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", filters[tiers[0]])
+        searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", cast(str, filters[tiers[0]]))  # grouped: not None
                         .replace("__IN_USE__", "" if as_of else IN_USE_NOW)
                         .replace("__LIMIT__", f"{limit} * 2" if as_of else limit))
     return "        UNION ALL\n".join(searches)
@@ -569,7 +570,7 @@ def recall_statement(max_hops: int, project: bool = False, session: bool = False
 
 def named_speakers(tx: ManagedTransaction, user_id: str, phrases: Sequence[str]) -> list[str]:
     """The ``phrases`` that are the ``speaker`` of at least one of the caller's memories."""
-    return tx.run(NAMED_SPEAKERS, userId=user_id, phrases=list(phrases)).single(strict=True)["named"]
+    return list(tx.run(NAMED_SPEAKERS, userId=user_id, phrases=list(phrases)).single(strict=True)["named"])
 
 
 def recall_candidates(tx: ManagedTransaction, query: RecallQuery) -> list[dict[str, Any]]:

@@ -56,7 +56,7 @@ RETURN session.id AS id
 
 
 def start_session(tx: ManagedTransaction, user_id: str, session_id: str, project_id: str | None, at: str) -> dict[str, Any]:
-    record = tx.run(START_SESSION, userId=user_id, sessionId=session_id, projectId=project_id, at=at).single()
+    record = tx.run(START_SESSION, userId=user_id, sessionId=session_id, projectId=project_id, at=at).single(strict=True)
     return {**record["session"], "sameProject": record["sameProject"]}
 
 
@@ -70,7 +70,7 @@ def session_memories(tx: ManagedTransaction, user_id: str, session_id: str) -> l
 
 
 def delete_turns(tx: ManagedTransaction, user_id: str, session_id: str) -> int:
-    return int(tx.run(DELETE_TURNS, userId=user_id, sessionId=session_id).single()["deleted"])
+    return int(tx.run(DELETE_TURNS, userId=user_id, sessionId=session_id).single(strict=True)["deleted"])
 
 
 def end_session(tx: ManagedTransaction, user_id: str, session_id: str, at: str) -> None:

@@ -178,15 +178,15 @@ def page_lacking(tx: ManagedTransaction, to: VectorSlot, after: str, limit: int)
 
 
 def set_next(tx: ManagedTransaction, to: VectorSlot, rows: Sequence[dict[str, Any]]) -> int:
-    return tx.run(SET_NEXT, next=to.property, rows=list(rows)).single(strict=True)["written"]
+    return int(tx.run(SET_NEXT, next=to.property, rows=list(rows)).single(strict=True)["written"])
 
 
 def count_lacking(tx: ManagedTransaction, to: VectorSlot) -> int:
-    return tx.run(COUNT_LACKING, next=to.property).single(strict=True)["memories"]
+    return int(tx.run(COUNT_LACKING, next=to.property).single(strict=True)["memories"])
 
 
 def count_memories(tx: ManagedTransaction) -> int:
-    return tx.run(COUNT_MEMORIES).single(strict=True)["memories"]
+    return int(tx.run(COUNT_MEMORIES).single(strict=True)["memories"])
 
 
 def page_versions_lacking(tx: ManagedTransaction, to: VectorSlot, after: str, limit: int) -> list[dict[str, Any]]:

@@ -80,7 +80,7 @@ def live_transcript(tx: ManagedTransaction, user_id: str, session_id: str) -> li
 
 
 def replace_with_summary(tx: ManagedTransaction, row: dict[str, Any], turn_ids: Sequence[str]) -> int:
-    return int(tx.run(REPLACE_WITH_SUMMARY, {**row, "turnIds": list(turn_ids)}).single()["covered"])
+    return int(tx.run(REPLACE_WITH_SUMMARY, {**row, "turnIds": list(turn_ids)}).single(strict=True)["covered"])
 
 
 def session_state(tx: ManagedTransaction, user_id: str, session_id: str) -> dict[str, Any] | None:

@@ -75,7 +75,7 @@ def update_memory(
         setSummary=set_summary, summary=summary,
         summaryTokens=summary_tokens, relevance=relevance, requestId=request_id,
         keepVersion=content is not None or set_summary,
-    ).single()
+    ).single(strict=True)
     if content is not None:
         refresh_preceding_of(tx, user_id, [memory_id])
     return dict(record["memory"])

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -56,7 +56,7 @@ E = TypeVar("E", bound=Enum)
 
 def by_name(enum: type[E]) -> type[Enum]:
     """``enum`` as a tool takes it: each member by its name, as GraphQL spells it (``CRITICAL``, not ``critical``)."""
-    return Enum(enum.__name__, {member.name: member.name for member in enum}, type=str)  # type: ignore[return-value]
+    return cast("type[Enum]", Enum(enum.__name__, {member.name: member.name for member in enum}, type=str))
 
 
 def member(enum: type[E], named: Enum) -> E:
@@ -64,9 +64,18 @@ def member(enum: type[E], named: Enum) -> E:
     return enum[named.value]
 
 
-TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
-    by_name(Tier), by_name(Priority), by_name(MemoryKind), by_name(ProfileName), by_name(EdgeType), by_name(Direction),
-)
+if TYPE_CHECKING:
+    # Made at import, which mypy cannot follow: to it each is an Enum, so a default member is `attr-defined`.
+    TierName = Enum
+    PriorityName = Enum
+    KindName = Enum
+    ProfileChoice = Enum
+    EdgeName = Enum
+    DirectionName = Enum
+else:
+    TierName, PriorityName, KindName, ProfileChoice, EdgeName, DirectionName = (
+        by_name(Tier), by_name(Priority), by_name(MemoryKind), by_name(ProfileName), by_name(EdgeType), by_name(Direction),
+    )
 
 ProjectId = Annotated[str | None, Field(description="Project id (1-128 letters, digits, . _ : @ / -).")]
 SessionId = Annotated[str | None, Field(description="Session id, as given to start_session.")]
@@ -212,12 +221,12 @@ class MemoryTools:
     async def remember(
         self, ctx: Context,
         content: Annotated[str, Field(description="The memory, as a self-contained statement (not a raw chat turn).")],
-        tier: Annotated[TierName, Field(description=(  # type: ignore[valid-type]
+        tier: Annotated[TierName, Field(description=(
             "SESSION: this session's working context (needs session). PROJECT: the project's knowledge "
             "(needs project). LONG_TERM: what holds for the user everywhere."))] = TierName.PROJECT,  # type: ignore[attr-defined]
         project: ProjectId = None,
         session: SessionId = None,
-        kind: Annotated[KindName, Field(  # type: ignore[valid-type]
+        kind: Annotated[KindName, Field(
             description="What the memory is; a decision, error or pattern also becomes an entity.")] = KindName.NOTE,  # type: ignore[attr-defined]
         summary: Annotated[str | None, Field(description="A shorter form, shown when the budget is tight.")] = None,
         request_id: RequestId = None,
@@ -244,7 +253,7 @@ class MemoryTools:
             description="Entity ids of earlier decisions this one replaces; they are closed.")] = None,
         project: ProjectId = None,
         session: SessionId = None,
-        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
+        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[attr-defined]
         request_id: RequestId = None,
         informed_by: Annotated[str | None, Field(description=(
             "The recallId of the recall that informed this decision: analysts then see what it returned."))] = None,
@@ -264,7 +273,7 @@ class MemoryTools:
         caused_by: Annotated[str | None, Field(description="Entity id of the decision that caused it.")] = None,
         project: ProjectId = None,
         session: SessionId = None,
-        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[valid-type, attr-defined]
+        tier: Annotated[TierName, Field(description="Where it is kept (PROJECT by default).")] = TierName.PROJECT,  # type: ignore[attr-defined]
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Record an error, with its fix and the decision that caused it, building the decision → error → fix
@@ -280,7 +289,7 @@ class MemoryTools:
         pattern: Annotated[str, Field(description="A recurring way of working: 'Feature flags for risky changes'.")],
         count: Annotated[int, Field(description="How many more times it was seen (at least 1).")] = 1,
         project: ProjectId = None,
-        tier: Annotated[TierName, Field(description="Where it is kept (LONG_TERM by default).")] = TierName.LONG_TERM,  # type: ignore[valid-type, attr-defined]
+        tier: Annotated[TierName, Field(description="Where it is kept (LONG_TERM by default).")] = TierName.LONG_TERM,  # type: ignore[attr-defined]
         request_id: RequestId = None,
     ) -> dict[str, Any]:
         """Record a pattern, or count one more sighting of it; rarely seen patterns are archived first when
@@ -337,11 +346,11 @@ class MemoryTools:
     async def recall(
         self, ctx: Context,
         query: Annotated[str, Field(description="What you need to know, in words: 'which database does billing use?'.")],
-        priority: Annotated[PriorityName, Field(description=PRIORITY_HELP)] = PriorityName.MEDIUM,  # type: ignore[valid-type, attr-defined]
+        priority: Annotated[PriorityName, Field(description=PRIORITY_HELP)] = PriorityName.MEDIUM,  # type: ignore[attr-defined]
         project: ProjectId = None,
         session: SessionId = None,
-        tiers: Annotated[list[TierName] | None, Field(description="Only these tiers (default all).")] = None,  # type: ignore[valid-type]
-        profile: Annotated[ProfileChoice, Field(  # type: ignore[valid-type]
+        tiers: Annotated[list[TierName] | None, Field(description="Only these tiers (default all).")] = None,
+        profile: Annotated[ProfileChoice, Field(
             description="Ranking recipe; HYBRID (vector, keyword, relation) unless you know better.")] = ProfileChoice.HYBRID,  # type: ignore[attr-defined]
         as_of: AsOf = None,
     ) -> dict[str, Any]:
@@ -369,9 +378,9 @@ class MemoryTools:
     async def trace(
         self, ctx: Context,
         entity: Annotated[str, Field(description="The entity id to start from (record_* answers entityId).")],
-        direction: Annotated[DirectionName, Field(  # type: ignore[valid-type]
+        direction: Annotated[DirectionName, Field(
             description="OUT follows edges forward (decision → error → fix), IN backward.")] = DirectionName.OUT,  # type: ignore[attr-defined]
-        edge_types: Annotated[list[EdgeName] | None, Field(description="Only these edges (default all six).")] = None,  # type: ignore[valid-type]
+        edge_types: Annotated[list[EdgeName] | None, Field(description="Only these edges (default all six).")] = None,
         max_depth: Annotated[int, Field(description=f"Hops at most, 1 to {MAX_TRACE_DEPTH}.")] = 3,
         as_of: AsOf = None,
     ) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
@@ -32,8 +32,8 @@ MAX_PAGE = 1000
 MAX_OPERATION = 64
 
 # A missing time bound is widened to the edge of time, so one indexed query serves every filter.
-_EARLIEST = datetime(1, 1, 1, tzinfo=timezone.utc)
-_LATEST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=timezone.utc)
+_EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+_LATEST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,8 @@ class AuditLog(BackgroundWriter[dict[str, Any]]):
             rows = session.execute_read(
                 audit_cypher.query_events,
                 # Stored times are UTC, and Neo4j breaks ties between equal instants by their offset: compare in UTC.
-                since=(since or _EARLIEST).astimezone(timezone.utc),
-                until=(until or _LATEST).astimezone(timezone.utc),
+                since=(since or _EARLIEST).astimezone(UTC),
+                until=(until or _LATEST).astimezone(UTC),
                 user_id=user_id,
                 operations=None if operations is None else list(operations),
                 after=cursor,
@@ -125,7 +125,7 @@ def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: 
         raise ValueError("ids is a sequence of ids, not one string")
     event = AuditEvent(
         id=str(uuid.uuid4()),
-        at=datetime.now(timezone.utc),
+        at=datetime.now(UTC),
         user_id=user_id,
         operation=operation,
         ids=tuple(str(i) for i in ids),
@@ -170,4 +170,4 @@ def _decode_cursor(cursor: str) -> tuple[datetime, str]:
         raise ValueError("invalid audit cursor") from None
     if moment.utcoffset() is None or not isinstance(event_id, str):
         raise ValueError("invalid audit cursor")
-    return moment.astimezone(timezone.utc), event_id
+    return moment.astimezone(UTC), event_id

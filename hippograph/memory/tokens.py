@@ -30,7 +30,7 @@ class TokenCounter:
             return text
         cut = self._encoding.decode(tokens[:max_tokens])
         # A cut inside a multi-byte character decodes to U+FFFD; drop it and re-check.
-        while cut and self.count(cut) > max_tokens or cut.endswith("\ufffd"):
+        while (cut and self.count(cut) > max_tokens) or cut.endswith("\ufffd"):
             cut = cut[:-1]
         return cut
 

@@ -22,7 +22,7 @@ import itertools
 import time
 from dataclasses import dataclass
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from hippograph.graph import recall as recall_cypher
@@ -72,7 +72,7 @@ def warm_up(services: Services) -> Warmth:
     recall(services, QUERIES[0], Scope(USER), "critical", record_access=False)
     writes = [(Scope(USER), Tier.LONG_TERM), (Scope(USER, PROJECT), Tier.PROJECT),
               (Scope(USER, PROJECT, SESSION), Tier.SESSION)]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
     # One transaction, rolled back: the recalls read the rehearsed writes, so each statement runs on rows.
     with services.driver.session(database=services.database) as session, session.begin_transaction() as tx:
@@ -90,7 +90,7 @@ def warm_up(services: Services) -> Warmth:
                 key = (request.statement(), _types(request.parameters()))
                 if key not in seen:
                     seen.add(key)
-                    recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]
+                    recall_cypher.recall_candidates(tx, request)  # type: ignore[arg-type]  # a Transaction runs them as a managed one
         tx.rollback()
     return Warmth(len(texts), 2 * len(writes) + 1, len(seen), round(time.perf_counter() - started, 2))
 

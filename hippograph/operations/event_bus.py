@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 QUEUE_SIZE = 256
 
@@ -25,7 +25,7 @@ class Event:
     session_id: str | None = None
     memory_ids: tuple[str, ...] = ()
     entity_ids: tuple[str, ...] = ()
-    at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 @dataclass(eq=False)

@@ -12,7 +12,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Hashable, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from hippograph.memory.errors import InvalidInput
@@ -129,12 +129,12 @@ def utc(value: datetime | None, field: str) -> datetime | None:
     an offset past ±18:00, or a time outside the years 1 to 9999 once in UTC, is no time Neo4j can hold."""
     if value is None:
         return None
-    aware = value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
+    aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
     offset = aware.utcoffset()
     if offset is not None and abs(offset) > MAX_UTC_OFFSET:
         raise BadInput(f"{field} has a UTC offset beyond ±18:00, which no time zone has", field=field)
     try:
-        return aware.astimezone(timezone.utc)
+        return aware.astimezone(UTC)
     except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first year in UTC
         raise BadInput(f"{field} is outside the years 1 to 9999 in UTC", field=field) from None
 
@@ -142,7 +142,7 @@ def utc(value: datetime | None, field: str) -> datetime | None:
 def moment(value: datetime | None, field: str) -> datetime | None:
     """A caller's ``now``, in UTC: within ``MAX_CLOCK_SKEW`` of the server's clock."""
     at = utc(value, field)
-    if at is not None and abs(at - datetime.now(timezone.utc)) > MAX_CLOCK_SKEW:
+    if at is not None and abs(at - datetime.now(UTC)) > MAX_CLOCK_SKEW:
         raise BadInput(f"{field} must be within {MAX_CLOCK_SKEW.days} day of the server's clock", field=field)
     return at
 
@@ -152,7 +152,7 @@ def as_of(value: datetime | None, field: str = "asOf") -> datetime | None:
     store to read yet. Every read that takes ``asOf`` checks it here, and so does ``verifyErasure`` the
     time of its receipt."""
     at = utc(value, field)
-    if at is not None and at > datetime.now(timezone.utc) + MAX_CLOCK_SKEW:
+    if at is not None and at > datetime.now(UTC) + MAX_CLOCK_SKEW:
         raise BadInput(f"{field} is in the future: it takes now or any moment before", field=field)
     return at
 

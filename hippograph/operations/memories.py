@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from starlette.concurrency import run_in_threadpool
 
@@ -15,8 +15,8 @@ from hippograph.memory.writing import updates
 from hippograph.memory.writing.forget import Forgotten
 from hippograph.memory.writing.scrubbing import check_id
 from hippograph.memory.writing.admission import KEEP, MAX_CONTENT_CHARS, Keep, MemoryInput
-from hippograph.memory.writing.store import Remembered, remember as store_memory
-from hippograph.memory.writing.updates import Updated
+from hippograph.memory.writing.store import remember as store_memory
+from hippograph.memory.writing.writer import Remembered, Updated
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
 from hippograph.operations.limits import MAX_ITEM_ATTRIBUTES, MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text, text
@@ -64,7 +64,7 @@ async def remember(
 
 
 async def update_memory(
-    call: Call, memory_id: str, content: str | None = None, summary: str | None | Keep = KEEP,
+    call: Call, memory_id: str, content: str | None = None, summary: str | Keep | None = KEEP,
     relevance: float | None = None, request_id: str | None = None,
 ) -> Updated:
     """Change what is given: ``content`` (checked by the writer), ``summary`` (``None`` clears it), ``relevance``."""
@@ -100,7 +100,7 @@ async def forget(call: Call, memory: str | None = None, entity: str | None = Non
         forgotten = await run_in_threadpool(forget_rules.forget_entity, services, user_id, entity_id)
         project_id, session_id = browse.entity_project(row), None
     else:
-        turn_id = check_id("turn", ident(turn, "turn"))
+        turn_id = check_id("turn", ident(cast(str, turn), "turn"))  # exactly one of the three was given
         forgotten = await run_in_threadpool(forget_rules.forget_turn, services, user_id, turn_id)
         project_id, session_id = forgotten.project_id, forgotten.session_id
     call.publish("FORGOTTEN", project_id, session_id, memory_ids=forgotten.memories, entity_ids=forgotten.entities)

@@ -14,6 +14,8 @@ from enum import Enum
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.writing.admission import KIND_LABELS
 
+# Made from the labels and profiles at import; mypy reads only literal Enum() calls (`type: ignore[misc]`), and
+# so a default member elsewhere (`MemoryKind.NOTE`, `ProfileName.HYBRID`) carries `type: ignore[attr-defined]`.
 MemoryKind = Enum("MemoryKind", {kind.upper(): kind for kind in KIND_LABELS}, type=str)  # type: ignore[misc]
 ProfileName = Enum("ProfileName", {name.upper(): name for name in PROFILES}, type=str)  # type: ignore[misc]
 

@@ -27,7 +27,7 @@ class HippographSchema(strawberry.Schema):
             original = error.original_error
             if caller_fault(error) is None and code_of(original) is None and not (error.extensions or {}).get("code"):
                 log.error("unexpected error in %s: %s", ".".join(map(str, error.path or [])) or "operation", original,
-                          exc_info=(type(original), original, original.__traceback__))
+                          exc_info=original)
 
 
 schema = HippographSchema(

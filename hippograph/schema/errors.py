@@ -13,7 +13,9 @@ import strawberry
 from hippograph.operations.errors import ErrorCode as _ErrorCode
 from hippograph.operations.errors import code_of
 
-ErrorCode = strawberry.enum(_ErrorCode, description="What went wrong, as `extensions.code` and as the `code` of a mutation's error.")
+# Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
+strawberry.enum(_ErrorCode, description="What went wrong, as `extensions.code` and as the `code` of a mutation's error.")
+ErrorCode = _ErrorCode
 
 
 @strawberry.interface(description="A mutation that did not happen, and why; nothing was changed.")

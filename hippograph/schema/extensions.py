@@ -7,6 +7,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
+from typing import ClassVar, cast
 
 from graphql import DocumentNode, FieldNode, GraphQLError, OperationDefinitionNode, get_operation_ast
 from graphql.language import OperationType as OperationKind
@@ -52,20 +53,21 @@ class OperationGate(SchemaExtension):
         try:
             # The name the caller sent (strawberry's own falls back to the first operation's).
             named = context._provided_operation_name
-            operation = get_operation_ast(context.graphql_document, named)
+            document = cast(DocumentNode, context.graphql_document)  # parsed: validation comes after parsing
+            operation = get_operation_ast(document, named)
             if operation is None:
                 raise BadInput(f"the document has no operation named {named!r}" if named else
                                "the document holds several operations: name the one to run in `operationName`")
             self._admit(operation)
             if context.pre_execution_errors is None:
-                operation_cost.check(context.graphql_document, operation)
+                operation_cost.check(document, operation)
                 context.pre_execution_errors = await run_in_threadpool(
-                    validate_document, context.schema._schema, context.graphql_document, context.validation_rules,
+                    validate_document, context.schema._schema, document, context.validation_rules,
                 )
         except RequestError as refused:
             # The cause (Neo4j unreachable while the key was checked) goes along, to be counted.
             context.pre_execution_errors = [
-                GraphQLError(str(refused), original_error=refused.__cause__, extensions={"code": refused.code.value})
+                GraphQLError(str(refused), original_error=cast("Exception | None", refused.__cause__), extensions={"code": refused.code.value})
             ]
         except RecursionError:
             context.pre_execution_errors = [GraphQLError(
@@ -97,7 +99,7 @@ class ValidDocuments(SchemaExtension):
 
     CAPACITY = 256
     MAX_TEXT = 8192
-    _valid: OrderedDict[str, DocumentNode] = OrderedDict()
+    _valid: ClassVar[OrderedDict[str, DocumentNode]] = OrderedDict()
     _lock = threading.Lock()
 
     def __init__(self) -> None:

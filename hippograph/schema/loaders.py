@@ -8,7 +8,7 @@ do not cache: each operation on it reads what is stored now.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,7 +31,7 @@ class Loaders:
 
 
 def build_loaders(call: Call, cache: bool = True) -> Loaders:
-    def loader(read: Callable[[Call, Sequence[str]], Awaitable[dict[str, V]]], missing: Callable[[], V]) -> DataLoader[str, V]:
+    def loader(read: Callable[[Call, Sequence[str]], Awaitable[Mapping[str, V]]], missing: Callable[[], V]) -> DataLoader[str, V]:
         async def load(keys: list[str]) -> list[V]:
             found = await read(call, keys)
             return [found.get(key, missing()) for key in keys]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import cast
 
 from graphql import (
     DocumentNode,
@@ -82,7 +83,7 @@ def _spreads(selection_set: SelectionSetNode | None) -> int:
         if isinstance(selection, FragmentSpreadNode):
             count += 1
         else:
-            count += _spreads(selection.selection_set)
+            count += _spreads(cast("FieldNode | InlineFragmentNode", selection).selection_set)
     return count
 
 
@@ -118,7 +119,7 @@ class _Measure:
                 keys[(selection.alias or selection.name).value] += 1
             else:
                 inner, inner_keys = (self._level(selection.selection_set) if isinstance(selection, InlineFragmentNode)
-                                     else self.fragment(selection.name.value))
+                                     else self.fragment(cast(FragmentSpreadNode, selection).name.value))
                 cost = cost.add(inner)
                 keys.update(inner_keys)
         return cost, keys

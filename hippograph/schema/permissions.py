@@ -12,7 +12,7 @@ from hippograph.operations.errors import UNAUTHENTICATED_MESSAGE, ErrorCode
 
 class IsAuthenticated(BasePermission):
     message = UNAUTHENTICATED_MESSAGE
-    error_extensions = {"code": ErrorCode.UNAUTHENTICATED.value}
+    error_extensions = {"code": ErrorCode.UNAUTHENTICATED.value}  # noqa: RUF012 strawberry declares it per instance; never mutated
 
     def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
         if info.context.auth_failure is not None:
@@ -23,11 +23,11 @@ class IsAuthenticated(BasePermission):
 
 class IsAdmin(BasePermission):
     message = "this needs an admin key"
-    error_extensions = {"code": ErrorCode.FORBIDDEN.value}
+    error_extensions = {"code": ErrorCode.FORBIDDEN.value}  # noqa: RUF012 strawberry declares it per instance; never mutated
 
     def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
         return info.context.caller is not None and info.context.caller.is_admin
 
 
-AUTHENTICATED = [IsAuthenticated]
-ADMIN = [IsAuthenticated, IsAdmin]
+AUTHENTICATED: list[type[BasePermission]] = [IsAuthenticated]
+ADMIN: list[type[BasePermission]] = [IsAuthenticated, IsAdmin]

@@ -7,6 +7,9 @@ writes go from there to ``hippograph.memory`` (the rules) and ``hippograph.graph
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import strawberry
 from starlette.concurrency import run_in_threadpool
 
@@ -33,11 +36,11 @@ class ServerInfo:
                     "computes it natively) or float32.")
 
 
-def _query(resolver, description: str):  # noqa: ANN001, ANN202 - strawberry reads the resolver's own annotations
+def _query(resolver: Callable[..., Any], description: str) -> Any:
     return strawberry.field(resolver=resolver, description=description, permission_classes=AUTHENTICATED)
 
 
-def _mutation(resolver, description: str):  # noqa: ANN001, ANN202
+def _mutation(resolver: Callable[..., Any], description: str) -> Any:
     return strawberry.mutation(resolver=resolver, description=description, permission_classes=AUTHENTICATED)
 
 

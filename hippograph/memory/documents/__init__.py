@@ -18,8 +18,8 @@ long-term document): texts still there are reused, the rest is removed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
 from hippograph.memory.documents import long_term, project, session
 from hippograph.memory.documents.engine import Imported, run_import
@@ -50,7 +50,7 @@ def import_document(
     kind = _kind(kind)
     validate(kind, document)
     scope = _import_scope(kind, document, user_id, project_id, session_id)
-    at = now or datetime.now(timezone.utc)
+    at = now or datetime.now(UTC)
     policy = services.settings.secret_policy
     if kind is DocumentKind.PROJECT:
         plan = project.plan(document, scope, policy, at)
@@ -77,9 +77,9 @@ def export_document(
         raise InvalidInput("exporting a session document needs a session id")
     with services.driver.session(database=services.database) as db:
         if kind is DocumentKind.PROJECT:
-            found, owner = db.execute_read(project.export, user_id, project_id), f"project {project_id}"
+            found, owner = db.execute_read(project.export, user_id, cast(str, project_id)), f"project {project_id}"  # checked above
         elif kind is DocumentKind.SESSION:
-            found, owner = db.execute_read(session.export, user_id, session_id, project_id), f"session {session_id}"
+            found, owner = db.execute_read(session.export, user_id, cast(str, session_id), project_id), f"session {session_id}"
         else:
             found, owner = db.execute_read(long_term.export, user_id), f"user {user_id}"
     if found is None:

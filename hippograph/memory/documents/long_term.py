@@ -24,12 +24,13 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.memory.documents.engine import (
-    DOCUMENT, Entry, Plan, Scrubber, as_list, as_object, memory_entry, recorded, sections,
+    DOCUMENT, Entry, Plan, Scrubber, Written, as_list, as_object, memory_entry, recorded, sections,
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.writing.knowledge import record_pattern, set_preference
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 
 LESSONS = {
@@ -49,10 +50,14 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         # The key is an id to set_preference: refused here, where the path can be named, not half-way through.
         value = scrub.key(path, scrub.id(path, key), value)
         attributes = {"key": key, "value": value}
+
+        def prefer(services: Services, k: str = key, v: Any = value) -> Written:
+            return recorded(set_preference(services, scope, k, v, now=now))
+
         entries.append(Entry(
             path=path, section="preferences", position=position, key=key, attributes=attributes,
             content=f"User preference — {key}: {value}", names=(f"{key}: {value}",), kind="preference",
-            write=lambda services, k=key, v=value: recorded(set_preference(services, scope, k, v, now=now)),
+            write=prefer,
         ))
 
     for position, (name, pattern) in enumerate(document["recurring_patterns"].items()):
@@ -63,12 +68,14 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
             "last_skill": scrub.value(child(path, "last_skill"), "last_skill", pattern["last_skill"]),
             "resolved": pattern["resolved"],
         }
+
+        def recur(services: Services, n: str = name, a: dict[str, Any] = attributes) -> Written:
+            return recorded(record_pattern(services, scope, n, count=a["count"], tier=Tier.LONG_TERM, attributes=a, now=now))
+
         entries.append(Entry(
             path=path, section="recurring_patterns", position=position, key=name, keys=list(pattern),
             content=name, attributes=attributes, names=(name,), kind="pattern",
-            write=lambda services, n=name, a=attributes: recorded(record_pattern(
-                services, scope, n, count=a["count"], tier=Tier.LONG_TERM, attributes=a, now=now,
-            )),
+            write=recur,
         ))
 
     for position, step in enumerate(document["skill_evolution"]):

@@ -18,19 +18,21 @@ lastUpdated})`` and PROJECT-tier memories hanging from it by ``HAS_ENTRY``:
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.memory.documents.engine import (
-    DOCUMENT, Entry, Plan, Scrubber, as_list, as_object, memory_entry, recorded, sections,
+    DOCUMENT, Entry, Plan, Scrubber, Written, as_list, as_object, memory_entry, recorded, sections,
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.graph.vocabulary import EntityType
 from hippograph.memory.writing.entities import FIXED_BY
 from hippograph.memory.writing.knowledge import record_decision, record_error
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
 
 
@@ -65,10 +67,7 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
             path=path, section="architecture.decisions", position=position, keys=list(decision),
             content=f"{fields['decision']} — because {fields['reason']}", attributes=attributes,
             names=(fields["decision"],), kind="decision",
-            write=lambda services, a=attributes: recorded(record_decision(
-                services, scope, a["decision"], reason=a["reason"], tier=Tier.PROJECT, attributes=a,
-                now=parse_timestamp(a["date"]),
-            )),
+            write=partial(_decide, scope, attributes),
         ))
 
     for position, (key, value) in enumerate(document["conventions"].items()):
@@ -92,10 +91,7 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
             path=path, section="error_history", position=position, keys=list(error),
             content=f"{fields['error']}{FIXED_BY}{fields['fix']}", attributes=attributes,
             names=(fields["error"], fields["fix"]), kind="error",
-            write=lambda services, a=attributes: recorded(record_error(
-                services, scope, a["error"], fix=a["fix"], tier=Tier.PROJECT, attributes=a,
-                now=parse_timestamp(a["last_seen"]),
-            )),
+            write=partial(_fix, scope, attributes),
         ))
 
     properties = {
@@ -151,3 +147,15 @@ def _technology(scope: Scope, now: datetime, path: str, position: int, key: str,
         scope, Tier.PROJECT, path, "tech_stack", f"Tech stack, {key}: {value}", "technology", {"key": key, "value": value},
         position=position, key=key, records=(EntityType.TECHNOLOGY, value), now=now,
     )
+
+
+def _decide(scope: Scope, a: dict[str, Any], services: Services) -> Written:
+    return recorded(record_decision(
+        services, scope, a["decision"], reason=a["reason"], tier=Tier.PROJECT, attributes=a, now=parse_timestamp(a["date"]),
+    ))
+
+
+def _fix(scope: Scope, a: dict[str, Any], services: Services) -> Written:
+    return recorded(record_error(
+        services, scope, a["error"], fix=a["fix"], tier=Tier.PROJECT, attributes=a, now=parse_timestamp(a["last_seen"]),
+    ))

@@ -14,9 +14,9 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from hippograph.memory.writing.entities import MAX_NAME_LENGTH, normalise_name
 from hippograph.memory.errors import InvalidInput
@@ -195,7 +195,7 @@ class Record:
                 raise DocumentError(child(path, key), "is required but missing")
 
 
-Spec = Union[Text, Timestamp, Integer, Boolean, Scalar, ListOf, MapOf, Record]
+Spec = Text | Timestamp | Integer | Boolean | Scalar | ListOf | MapOf | Record
 
 SCOPE_ID_TEXT = Text(
     max_length=128, pattern=CALLER_ID,
@@ -269,7 +269,7 @@ def parse_timestamp(value: str) -> datetime | None:
         moment = datetime.fromisoformat(value)
     except ValueError:
         return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def load(text: str) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
-from hippograph.memory.documents.engine import DOCUMENT, Entry, Plan, Scrubber, Undo, as_list, recorded, sections
+from hippograph.memory.documents.engine import DOCUMENT, Entry, Plan, Scrubber, Undo, Written, as_list, recorded, sections
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.memory.errors import NotFound
 from hippograph.memory.writing.knowledge import record_decision, record_error, record_pattern
@@ -124,18 +124,23 @@ def export(
 
 
 def _entry(scope: Scope, now: datetime, path: str, section: str, position: int, owner: str, text: str) -> Entry:
+    attributes: dict[str, Any]
     if section == "decisions":
         kind, attributes = "decision", {"value": text}
-        write = lambda services: recorded(record_decision(  # noqa: E731
-            services, scope, text, tier=Tier.SESSION, attributes=attributes, now=now))
+
+        def write(services: Services) -> Written:
+            return recorded(record_decision(services, scope, text, tier=Tier.SESSION, attributes=attributes, now=now))
     elif section == "errors":
         kind, attributes = "error", {"value": text}
-        write = lambda services: recorded(record_error(  # noqa: E731
-            services, scope, text, tier=Tier.SESSION, attributes=attributes, now=now))
+
+        def write(services: Services) -> Written:
+            return recorded(record_error(services, scope, text, tier=Tier.SESSION, attributes=attributes, now=now))
     else:
         kind, attributes = "pattern", {"value": text, "count": 1}
-        write = lambda services: recorded(record_pattern(  # noqa: E731
-            services, scope, text, count=1, tier=Tier.SESSION, attributes=attributes, now=now))
+
+        def write(services: Services) -> Written:
+            return recorded(record_pattern(
+                services, scope, text, count=1, tier=Tier.SESSION, attributes=attributes, now=now))
     return Entry(
         path=path, section=section, position=position, owner=owner, content=text, attributes=attributes,
         names=(text,), kind=kind, write=write,

@@ -23,16 +23,19 @@ import json
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+from neo4j import ManagedTransaction
 
 from hippograph.graph import consolidation as consolidation_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.memory.errors import MemoryRuleError
 from hippograph.memory.lifecycle.sessions import promote as promote_memory
-from hippograph.memory.writing.store import MemoryInput, remember
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.writer import Remembered
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import merge_provenance, parse_attributes
@@ -68,7 +71,7 @@ def consolidate(
 ) -> ConsolidationReport:
     """Run the four steps for one user, or for every user when ``user_id`` is None; ``progress(done, total)``
     counts the users done."""
-    moment = now or datetime.now(timezone.utc)
+    moment = now or datetime.now(UTC)
     report = ConsolidationReport()
     with services.driver.session(database=services.database) as session:
         users = [user_id] if user_id else session.execute_read(consolidation_cypher.users)
@@ -112,7 +115,7 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
     with services.driver.session(database=services.database) as session:
         rows = session.execute_read(consolidation_cypher.live_embeddings, user_id)
         for keep, drop in duplicate_pairs(rows):
-            def write(tx, keep=keep, drop=drop) -> bool:
+            def write(tx: ManagedTransaction, keep: str = keep, drop: str = drop) -> bool:
                 attributes = memory_cypher.attributes(tx, user_id, [keep, drop])
                 if len(attributes) < 2:
                     return False  # one of them went meanwhile
@@ -137,7 +140,7 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
             report.skipped.append(f"promote {row['id']}: {refused}")
             continue
 
-        def move(tx, row=row, stored=stored) -> None:
+        def move(tx: ManagedTransaction, row: dict[str, Any] = row, stored: Remembered = stored) -> None:
             memory_cypher.carry_accesses(tx, user_id, row["id"], stored.id)
             consolidation_cypher.supersede_by(tx, user_id, row["id"], stored.id)
             services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
@@ -197,7 +200,7 @@ def generalise(services: Services, user_id: str, report: ConsolidationReport) ->
 
 
 def decay(services: Services, user_id: str, now: datetime, report: ConsolidationReport) -> None:
-    def write(tx) -> list[str]:
+    def write(tx: ManagedTransaction) -> list[str]:
         ids = consolidation_cypher.decay(tx, user_id, now.isoformat(), DECAY_AFTER_DAYS, DECAY_FACTOR)
         if ids:
             services.audit.record_in(tx, user_id, "consolidate", ids, f"decayed {len(ids)} by {1 - DECAY_FACTOR:.0%}")

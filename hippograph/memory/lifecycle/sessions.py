@@ -13,7 +13,7 @@ the turns are gone, so that forgetting the session still finds them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -21,7 +21,9 @@ from neo4j import ManagedTransaction
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.writing.store import MemoryInput, Remembered, remember
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.writer import Remembered
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.lifecycle.transcript import extract_remaining_facts, parse_attributes
@@ -44,15 +46,16 @@ class SessionEnded:
 def start_session(services: Services, scope: Scope, now: datetime | None = None) -> dict[str, Any]:
     if scope.session_id is None:
         raise InvalidInput("starting a session needs a session id")
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
+    session_id = scope.session_id
 
-    def write(tx) -> dict[str, Any]:
-        session = session_cypher.start_session(tx, scope.user_id, scope.session_id, scope.project_id, at)
+    def write(tx: ManagedTransaction) -> dict[str, Any]:
+        session = session_cypher.start_session(tx, scope.user_id, session_id, scope.project_id, at)
         if not session.pop("sameProject"):
             raise InvalidInput(f"session {scope.session_id} already belongs to another project")
         if session["status"] != "active":
             raise InvalidInput(f"session {scope.session_id} has ended; start a new one")
-        services.audit.record_in(tx, scope.user_id, "start_session", [scope.session_id], scope.project_id)
+        services.audit.record_in(tx, scope.user_id, "start_session", [session_id], scope.project_id)
         return session
 
     with services.driver.session(database=services.database) as db:
@@ -89,7 +92,7 @@ def promote(
 
 
 def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
     with services.driver.session(database=services.database) as db:
         session = db.execute_read(session_cypher.get_session, user_id, session_id)
         if session is None:
@@ -105,7 +108,7 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
         if qualifies(memory["kind"], memory["accessCount"]):
             result.promoted[memory["id"]] = promote(services, user_id, session_id, project_id, memory).id
 
-    def evict(tx) -> None:
+    def evict(tx: ManagedTransaction) -> None:
         removed, _ = memory_cypher.delete_memories(tx, user_id, [m["id"] for m in memories])
         result.evicted.extend(removed)
         result.turns_deleted = session_cypher.delete_turns(tx, user_id, session_id)

@@ -77,19 +77,13 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|we'd|we'll|us|our|ours)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(you|you're|you've|you'd|you'll|your|yours)\b", re.IGNORECASE)
 _STOPWORDS = frozenset(
-    "a an the and or but so to of in on at for with about from by is are was were be been am i you he she it we they "
-    "me my your his her our their this that these those just really very too also have has had do did does not no yes "
-    "what how why when where who which can could would should will shall may might must oh wow well like get got".split()
+    ["a", "an", "the", "and", "or", "but", "so", "to", "of", "in", "on", "at", "for", "with", "about", "from", "by", "is", "are", "was", "were", "be", "been", "am", "i", "you", "he", "she", "it", "we", "they", "me", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "just", "really", "very", "too", "also", "have", "has", "had", "do", "did", "does", "not", "no", "yes", "what", "how", "why", "when", "where", "who", "which", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "oh", "wow", "well", "like", "get", "got"]
 )
 
 
 # Words that say how someone feels about something, not what happened.
 _GENERIC = frozenset(
-    "great good nice cool awesome amazing wonderful fantastic incredible lovely love loved loves happy glad sorry "
-    "thanks thank really so totally definitely super pretty quite lot lots thing things stuff something anything "
-    "everything feel feeling felt know think thought mean guess hope hoping sure always never ever even still much "
-    "many keep kind sort bit little yeah yep hey hi wow oh cute sweet fun exciting excited proud "
-    "it's that's i'm i've i'll you're you've what's there's let's don't can't didn't".split()
+    ["great", "good", "nice", "cool", "awesome", "amazing", "wonderful", "fantastic", "incredible", "lovely", "love", "loved", "loves", "happy", "glad", "sorry", "thanks", "thank", "really", "so", "totally", "definitely", "super", "pretty", "quite", "lot", "lots", "thing", "things", "stuff", "something", "anything", "everything", "feel", "feeling", "felt", "know", "think", "thought", "mean", "guess", "hope", "hoping", "sure", "always", "never", "ever", "even", "still", "much", "many", "keep", "kind", "sort", "bit", "little", "yeah", "yep", "hey", "hi", "wow", "oh", "cute", "sweet", "fun", "exciting", "excited", "proud", "it's", "that's", "i'm", "i've", "i'll", "you're", "you've", "what's", "there's", "let's", "don't", "can't", "didn't"]
 )
 
 

@@ -28,8 +28,9 @@ import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from itertools import pairwise
+from typing import Any, cast
 
 from neo4j import ManagedTransaction
 
@@ -39,7 +40,9 @@ from hippograph.graph import transcript as transcript_cypher
 from hippograph.memory.writing import scrubbing
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.lifecycle.llm_summarizer import LLMError, OpenAICompatibleClient
-from hippograph.memory.writing.store import MemoryInput, Remembered, remember
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import remember
+from hippograph.memory.writing.writer import Remembered
 from hippograph.memory.lifecycle.summarizing import (
     ExtractiveFactExtractor,
     ExtractiveSummarizer,
@@ -119,7 +122,7 @@ def append_turn(
     scrubbed = scrubbing.enforce(content, policy)
     speaker = scrubbing.enforce(role, policy)
     structure = None if item is None else scrubbing.enforce_data(parse_item(item), policy)
-    stamp = (at or datetime.now(timezone.utc)).isoformat()
+    stamp = (at or datetime.now(UTC)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
         "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": speaker.text,
@@ -130,7 +133,7 @@ def append_turn(
     def write(tx: ManagedTransaction) -> int:
         position = transcript_cypher.append_turn(tx, row)
         if position is None:
-            state = transcript_cypher.session_state(tx, scope.user_id, scope.session_id)
+            state = transcript_cypher.session_state(tx, scope.user_id, cast(str, scope.session_id))  # a turn's scope names its session
             if state is None:
                 raise NotFound(f"session {scope.session_id} not found")
             raise InvalidInput(f"session {scope.session_id} has ended")
@@ -171,7 +174,7 @@ def parse_item(text: str) -> dict[str, Any]:
     Its strings may hold control characters (a tool's coloured output): kept as JSON, they are escapes."""
     try:
         value = json.loads(text)
-    except ValueError as bad:
+    except json.JSONDecodeError as bad:
         raise InvalidInput(f"item is not JSON ({bad.msg} at character {bad.pos})", "item") from None
     if not isinstance(value, dict):
         raise InvalidInput("item is a JSON object (the host's structure of the turn)", "item")
@@ -230,9 +233,9 @@ def _summarise_round(
     summary = services.tokens.truncate(scrubbing.enforce(text, "redact").text, budget)
     stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref}, said_before(oldest))
     summary_id = str(uuid.uuid4())
-    row = {
+    row: dict[str, Any] = {
         "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
-        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(timezone.utc).isoformat(),
+        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(UTC).isoformat(),
         "tokens": services.tokens.count(summary),
     }
 
@@ -261,7 +264,7 @@ def extract_remaining_facts(
 def said_before(entries: Sequence[TranscriptEntry]) -> dict[str, str]:
     """Each entry's id → the entry right before it in the transcript (a turn, or the summary standing for
     the turns before), as ``role: content``: what a fact of that turn keeps as its ``preceding`` text."""
-    return {after.id: f"{before.role}: {before.content}" for before, after in zip(entries, entries[1:])}
+    return {after.id: f"{before.role}: {before.content}" for before, after in pairwise(entries)}
 
 
 def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:
@@ -291,7 +294,7 @@ def _store_facts(
     services: Services, scope: Scope, facts: Sequence[Any], refs: dict[str, str], said: dict[str, str]
 ) -> list[str]:
     with services.driver.session(database=services.database) as session:
-        state = session.execute_read(transcript_cypher.session_state, scope.user_id, scope.session_id)
+        state = session.execute_read(transcript_cypher.session_state, scope.user_id, cast(str, scope.session_id))
     project_id = (state or {}).get("projectId") or scope.project_id
     target, tier = (Scope(scope.user_id, project_id), Tier.PROJECT) if project_id else (Scope(scope.user_id), Tier.LONG_TERM)
     ids: list[str] = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import Driver
@@ -34,7 +34,7 @@ class AccessRecorder(BackgroundWriter[dict[str, Any]]):
 
     def record(self, user_id: str, ids: Iterable[str], at: datetime | None = None) -> None:
         """Count one access of each of the user's memories ``ids`` at ``at`` (default now); returns at once."""
-        at = at or datetime.now(timezone.utc)
+        at = at or datetime.now(UTC)
         self.add([{"userId": user_id, "id": memory_id, "count": 1, "at": at} for memory_id in ids])
 
 

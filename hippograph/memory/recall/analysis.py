@@ -32,7 +32,7 @@ class Style(str, Enum):
 
 # A sentence that opens with one of these asks, with or without its question mark; so does any that
 # ends with one ("Was it a good month? Answer yes or no.").
-QUESTION_WORDS = frozenset("what when where which who whom whose why how".split())
+QUESTION_WORDS = frozenset(["what", "when", "where", "which", "who", "whom", "whose", "why", "how"])
 # Asking the listener for suggestions, advice or help ("Can you suggest a hotel for my trip?", "Any
 # tips?", "What should I bake?"): what answers it is what the asker likes and has said, seldom in the
 # request's own words.

@@ -19,23 +19,12 @@ SPECIAL = frozenset('+-&|!(){}[]^"~*?:\\/')
 
 # What Lucene's ``english`` analyzer drops (memory_text is indexed with it).
 ENGLISH_ANALYZER_STOP_WORDS = frozenset(
-    """
-    a an and are as at be but by for if in into is it no not of on or such that the their then there
-    these they this to was will with
-    """.split()
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]
 )
 
 # Keywords leave out those and question and function words too: "what did she say about X" is a question about X.
 STOP_WORDS = ENGLISH_ANALYZER_STOP_WORDS | frozenset(
-    """
-    about above after again against all also am any because been before being below between both
-    can could did do does doing done down during each else ever few from further get got had has
-    have having he her here hers herself him himself his how i i'd i'll i'm i've its itself just
-    let me might more most must my myself nor now off once only other ought our ours ourselves out
-    over own same shall she should so some than them themselves those through too
-    under until up upon us very we were what when where which while who whom whose why would
-    you your yours yourself yourselves
-    """.split()
+    ["about", "above", "after", "again", "against", "all", "also", "am", "any", "because", "been", "before", "being", "below", "between", "both", "can", "could", "did", "do", "does", "doing", "done", "down", "during", "each", "else", "ever", "few", "from", "further", "get", "got", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "i'd", "i'll", "i'm", "i've", "its", "itself", "just", "let", "me", "might", "more", "most", "must", "my", "myself", "nor", "now", "off", "once", "only", "other", "ought", "our", "ours", "ourselves", "out", "over", "own", "same", "shall", "she", "should", "so", "some", "than", "them", "themselves", "those", "through", "too", "under", "until", "up", "upon", "us", "very", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "whose", "why", "would", "you", "your", "yours", "yourself", "yourselves"]
 )
 
 MAX_KEYWORDS = 32

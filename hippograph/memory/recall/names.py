@@ -35,4 +35,5 @@ def without(query: str, names: Sequence[str]) -> str:
 def blend(vector: np.ndarray, unnamed: np.ndarray) -> np.ndarray:
     """The unit mean of two query vectors: what the query says, and what it asks about anyone."""
     mean = vector / np.linalg.norm(vector) + unnamed / np.linalg.norm(unnamed)
-    return (mean / np.linalg.norm(mean)).astype(np.float32)
+    unit: np.ndarray = (mean / np.linalg.norm(mean)).astype(np.float32)
+    return unit

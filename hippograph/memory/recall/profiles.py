@@ -77,6 +77,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from hippograph.config import RESOURCES
 
@@ -264,8 +265,8 @@ class RecallProfile:
         groups = {f.name: getattr(self, f.name) for f in fields(self) if is_dataclass(getattr(self, f.name))}
         owner = {setting.name: name for name, settings in groups.items() for setting in fields(settings)}
         owner.pop("k")
-        own: dict[str, object] = {}
-        grouped: dict[str, dict[str, object]] = {name: {} for name in groups}
+        own: dict[str, Any] = {}
+        grouped: dict[str, dict[str, Any]] = {name: {} for name in groups}
         for key, value in changes.items():
             if key in ("vector_k", "keyword_k"):
                 grouped[key.removesuffix("_k")]["k"] = value

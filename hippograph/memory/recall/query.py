@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
@@ -140,9 +140,9 @@ def recall(
     started = time.perf_counter()
     chosen = get_profile(profile)
     budget = chosen.gates.budgets[get_priority(priority)]
-    now = as_of or now or datetime.now(timezone.utc)
+    now = as_of or now or datetime.now(UTC)
     if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
+        now = now.replace(tzinfo=UTC)
     searched = _tiers(tiers)
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
         return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -105,11 +105,11 @@ def _period(match: re.Match[str], now: datetime) -> Period | None:
         year = now.year if month is not None and month <= now.month else now.year - 1
     try:
         if found.get("day"):
-            day = datetime(year, month or 1, int(found["day"]), tzinfo=timezone.utc)
+            day = datetime(year, month or 1, int(found["day"]), tzinfo=UTC)
             return Period(day - DAY_SLACK, day + timedelta(days=1) + DAY_SLACK)
         if month is not None:
-            return Period(datetime(year, month, 1, tzinfo=timezone.utc),
-                          datetime(year + month // 12, month % 12 + 1, 1, tzinfo=timezone.utc))
+            return Period(datetime(year, month, 1, tzinfo=UTC),
+                          datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC))
     except ValueError:
         return None
-    return Period(datetime(year, 1, 1, tzinfo=timezone.utc), datetime(year + 1, 1, 1, tzinfo=timezone.utc))
+    return Period(datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))

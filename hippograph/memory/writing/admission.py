@@ -17,8 +17,8 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, cast
 
 from hippograph.config import Settings
 from hippograph.graph.vocabulary import ITEM_KIND, EntityType, Tier
@@ -90,11 +90,11 @@ class Admitted:
 
     @property
     def id(self) -> str:
-        return self.row["id"]
+        return cast(str, self.row["id"])
 
     @property
     def tokens(self) -> int:
-        return self.row["tokens"]
+        return cast(int, self.row["tokens"])
 
     @property
     def held_tokens(self) -> int:
@@ -103,11 +103,11 @@ class Admitted:
 
     @property
     def content_hash(self) -> str:
-        return self.row["contentHash"]
+        return cast(str, self.row["contentHash"])
 
     @property
     def request_id(self) -> str | None:
-        return self.row["requestId"]
+        return cast("str | None", self.row["requestId"])
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Edit:
 
     content: str | None
     tokens: int | None
-    summary: str | None | Keep
+    summary: str | Keep | None
     summary_tokens: int | None
     relevance: float | None
     redacted: list[str] = field(default_factory=list)
@@ -253,7 +253,7 @@ def admit(
 ) -> list[Admitted]:
     """``items`` checked, scrubbed, hashed and counted, each a row ready to embed and store."""
     check_request_id(request_id)
-    stamp = (now or datetime.now(timezone.utc)).isoformat()
+    stamp = (now or datetime.now(UTC)).isoformat()
     policy = settings.secret_policy
     admitted: list[Admitted] = []
     for item in items:
@@ -274,7 +274,7 @@ def admit(
             check_fits(item.tier, count, cap)
         label = KIND_LABELS[item.kind]
         # The entity a record is about comes first: its row is the one the memory RECORDS.
-        wanted = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
+        wanted: list[tuple[EntityType, str] | Mention] = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
                   *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else [])]
         entities = entity_rows(scope, item.tier, wanted)
         stored_attributes = json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None
@@ -311,7 +311,7 @@ def admit(
 
 
 def admit_edit(
-    settings: Settings, tokens: TokenCounter, content: str | None, summary: str | None | Keep, relevance: float | None,
+    settings: Settings, tokens: TokenCounter, content: str | None, summary: str | Keep | None, relevance: float | None,
     request_id: str | None = None,
 ) -> Edit:
     """An edit's new values checked and scrubbed (``summary=None`` clears the summary, ``KEEP`` leaves it)."""

@@ -108,8 +108,11 @@ def plan(
         live[item.id] = TierItem(**{**item.__dict__, "tokens": tokens, "summarised": True})
         return True
 
-    oldest_first = lambda: sorted(live.values(), key=lambda i: (i.created_at, i.id))  # noqa: E731
-    protected = lambda i: (i.kind == "decision" and i.active) or i.kind == "preference"  # noqa: E731
+    def oldest_first() -> list[TierItem]:
+        return sorted(live.values(), key=lambda i: (i.created_at, i.id))
+
+    def protected(item: TierItem) -> bool:
+        return (item.kind == "decision" and item.active) or item.kind == "preference"
 
     if tier is Tier.SESSION:
         result.steps.append("remove the oldest 30% of task history")

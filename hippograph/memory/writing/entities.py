@@ -37,7 +37,7 @@ _CANONICAL_TECH = {t.lower(): t for t in TECHNOLOGIES}
 # one of these names the technology only as it is spelled there, and opening a sentence it is a
 # ``Mention.opens`` ("Go for it!").
 EVERYDAY_WORDS = frozenset(
-    "Go REST Spring Vault Rust Pest Celery Pandas Java Ruby Rails Jest Flask React Angular Strawberry Cypress".split()
+    ["Go", "REST", "Spring", "Vault", "Rust", "Pest", "Celery", "Pandas", "Java", "Ruby", "Rails", "Jest", "Flask", "React", "Angular", "Strawberry", "Cypress"]
 )
 
 # Capitalised words and phrases ("Caroline", "Event Sourcing", "LGBTQ").
@@ -46,11 +46,7 @@ EVERYDAY_WORDS = frozenset(
 _NAME_WORD = r"[A-Z][a-zA-Z0-9'&-]{1,39}(?![a-zA-Z0-9'&-])"
 _PROPER = re.compile(rf"\b({_NAME_WORD}(?:\s+(?:of\s+|the\s+)?{_NAME_WORD}){{0,3}})")
 _STOP = frozenset(
-    "I I'm I've I'll I'd A An The This That These Those It It's Its We We're Our You You're Your He She They Them "
-    "My Me Hi Hey Hello Thanks Thank Yes No Oh Ok Okay So But And Or If When What Why How Where Who Which Wow "
-    "Also Just Well Sure Great Good Nice Cool Awesome Really Yeah Yep Nope Please Sorry Let Let's There Here "
-    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday Use Used Using Do Don't "
-    "Did Is Are Was Were Be Been Have Has Had Can Could Would Should Will Might Must Maybe Not Now Then".split()
+    ["I", "I'm", "I've", "I'll", "I'd", "A", "An", "The", "This", "That", "These", "Those", "It", "It's", "Its", "We", "We're", "Our", "You", "You're", "Your", "He", "She", "They", "Them", "My", "Me", "Hi", "Hey", "Hello", "Thanks", "Thank", "Yes", "No", "Oh", "Ok", "Okay", "So", "But", "And", "Or", "If", "When", "What", "Why", "How", "Where", "Who", "Which", "Wow", "Also", "Just", "Well", "Sure", "Great", "Good", "Nice", "Cool", "Awesome", "Really", "Yeah", "Yep", "Nope", "Please", "Sorry", "Let", "Let's", "There", "Here", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Today", "Tomorrow", "Yesterday", "Use", "Used", "Using", "Do", "Don't", "Did", "Is", "Are", "Was", "Were", "Be", "Been", "Have", "Has", "Had", "Can", "Could", "Would", "Should", "Will", "Might", "Must", "Maybe", "Not", "Now", "Then"]
 )
 # What a sentence opens after, besides the text's start and a line break: a sentence's end or an opening quote.
 _SENTENCE_BEFORE = frozenset('.!?"“(')

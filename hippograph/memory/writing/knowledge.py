@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -60,7 +60,7 @@ def record_decision(
     """Store a decision at once; close the active decisions it names as conflicting. ``informed_by`` is the
     id of the caller's recall (its audit event) that informed it: the decision keeps it, and its context
     reads what that recall returned as it was then."""
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
     content = decision if not reason else f"{decision} — because {reason}"
     conflicts_with = [scrubbing.check_id("conflictsWith", other) for other in conflicts_with]
     closed: list[str] = []
@@ -156,7 +156,7 @@ def set_preference(
     # The key names the value ("db_password"): the value is scrubbed as it reads after it.
     scrubbed = scrubbing.enforce(value, services.settings.secret_policy, label=key)
     value = scrubbed.text
-    at = (now or datetime.now(timezone.utc)).isoformat()
+    at = (now or datetime.now(UTC)).isoformat()
     name = f"{key}: {value}"
     closed: list[str] = []
 

@@ -29,7 +29,7 @@ common passwords of zxcvbn's frequency list.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -393,16 +393,7 @@ _SYMBOLS = set("!@#$%^&*+=_~/\\|<>?")
 
 # Words that follow "my password is" in conversation without being a password.
 _NOT_A_PASSWORD = frozenset(
-    """
-    a an the this that it its mine yours his hers ours theirs what which who here there below above attached
-    not too so very really still also just now never always again only same different new old
-    weak strong secure insecure safe unsafe long short simple complex easy hard wrong right correct incorrect
-    invalid valid expired required mandatory optional needed necessary important private secret hidden
-    protected encrypted hashed saved stored set unset empty blank missing lost forgotten compromised leaked
-    stolen changed reset updated working broken fine ok okay good bad great terrible awful unique random
-    generated temporary permanent personal shared known unknown obvious guessable memorable complicated
-    out in on off up down gone done over there case-sensitive something nothing anything everything
-    """.split()
+    ["a", "an", "the", "this", "that", "it", "its", "mine", "yours", "his", "hers", "ours", "theirs", "what", "which", "who", "here", "there", "below", "above", "attached", "not", "too", "so", "very", "really", "still", "also", "just", "now", "never", "always", "again", "only", "same", "different", "new", "old", "weak", "strong", "secure", "insecure", "safe", "unsafe", "long", "short", "simple", "complex", "easy", "hard", "wrong", "right", "correct", "incorrect", "invalid", "valid", "expired", "required", "mandatory", "optional", "needed", "necessary", "important", "private", "secret", "hidden", "protected", "encrypted", "hashed", "saved", "stored", "set", "unset", "empty", "blank", "missing", "lost", "forgotten", "compromised", "leaked", "stolen", "changed", "reset", "updated", "working", "broken", "fine", "ok", "okay", "good", "bad", "great", "terrible", "awful", "unique", "random", "generated", "temporary", "permanent", "personal", "shared", "known", "unknown", "obvious", "guessable", "memorable", "complicated", "out", "in", "on", "off", "up", "down", "gone", "done", "over", "there", "case-sensitive", "something", "nothing", "anything", "everything"]
 )
 _ENGLISH_SUFFIX = re.compile(r"(?i)(?:ed|ing|ly|ous|ive|ful|less|able|ible|ent|ant|ness|ment|tion|sion)$")
 
@@ -485,10 +476,9 @@ def _assigned(text: str, match: re.Match[str]) -> Iterator[Finding]:
     quoted = match.group("quoted") is not None
     if not quoted and re.fullmatch(r"[A-Za-z_]\w*", value) and _OPERATOR_FOLLOWS.match(text, end):
         return
-    if match.group("op") == ":" and not quoted and not _credential_like(value):
-        # "Password: reset it via the email link" is prose; a config line's value stands alone.
-        if not _stands_alone(text, end):
-            return
+    # "Password: reset it via the email link" is prose; a config line's value stands alone.
+    if match.group("op") == ":" and not quoted and not _credential_like(value) and not _stands_alone(text, end):
+        return
     yield Finding(_name_kind(match), start, end)
 
 
@@ -632,7 +622,7 @@ def _keyword_kind(line: str, value: str) -> str:
     return "api_key" if last.group("key") else "token" if last.group("tok") else "password"
 
 
-def _merge(findings: Iterator[Finding]) -> list[Finding]:
+def _merge(findings: Iterable[Finding]) -> list[Finding]:
     merged: list[Finding] = []
     for finding in sorted(findings, key=lambda f: (f.start, -f.end)):
         if merged and finding.start < merged[-1].end:

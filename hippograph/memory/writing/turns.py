@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from hippograph.embedding import speaker_label
 
@@ -28,10 +28,17 @@ _BOUNDARIES = (re.compile(r"(?<=\n\n)"), re.compile(r"(?<=[.!?])(?=\s)"), re.com
 class Written(Protocol):
     """What a part is made from: a ``MemoryInput`` (``hippograph.memory.writing.admission``; the writer cuts with this)."""
 
-    kind: str
-    content: str
-    created_at: datetime | None
-    attributes: dict[str, Any] | None
+    # A frozen dataclass (``replace`` makes the parts): its fields read-only, its dataclass marker present.
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def created_at(self) -> datetime | None: ...
+    @property
+    def attributes(self) -> dict[str, Any] | None: ...
 
 
 Item = TypeVar("Item", bound=Written)

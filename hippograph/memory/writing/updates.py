@@ -21,7 +21,7 @@ def update_memory(
     user_id: str,
     memory_id: str,
     content: str | None = None,
-    summary: str | None | Keep = KEEP,
+    summary: str | Keep | None = KEEP,
     relevance: float | None = None,
     now: datetime | None = None,
     request_id: str | None = None,

@@ -25,8 +25,9 @@ import json
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from itertools import pairwise
+from typing import Any, cast
 
 import numpy as np
 from neo4j import Driver, ManagedTransaction, Session, Transaction
@@ -161,8 +162,8 @@ class _Known:
                         field="requestId",
                     )
                 return memory_id, True
-        memory_id = self.echo(admitted.content_hash)
-        return (memory_id, False) if memory_id is not None and counts(memory_id) else None
+        echoed = self.echo(admitted.content_hash)
+        return (echoed, False) if echoed is not None and counts(echoed) else None
 
     def plan(self, admitted: Admitted) -> None:
         """``admitted`` will be created by this transaction: the writes after it in its group repeat it."""
@@ -194,8 +195,8 @@ class Writer:
         self.tokens = tokens
         self.audit = audit
         # Writes that arrive together share one embedding pass and one transaction (``remember``).
-        self.embeddings: Grouped = Grouped(GROUP_LIMIT)
-        self.writes: Grouped = Grouped(GROUP_LIMIT)
+        self.embeddings: Grouped[list[str], np.ndarray] = Grouped(GROUP_LIMIT)
+        self.writes: Grouped[_Write, Remembered] = Grouped(GROUP_LIMIT)
         self.counts = WriteCounts()
 
     # --- one memory ------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ class Writer:
         admitted = self._admit(settings, scope, items, None)
         # The same statements as on a managed transaction: both only run statements.
         writes = [_Write(scope, item.tier, each, None, None) for item, each in zip(items, admitted)]
-        self._write_group(tx, writes, announce=False)  # type: ignore[arg-type]
+        self._write_group(tx, writes, announce=False)  # type: ignore[arg-type]  # a Transaction, used as a managed one
 
     def _commit(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
         """A group's writes whose requests still wait for them, stored; the others refused unstored."""
@@ -232,9 +233,9 @@ class Writer:
             stored = self._store([writes[i] for i in begun])
         for i, result in zip(begun, stored):
             results[i] = result
-        return results  # type: ignore[return-value]
+        return cast("list[Remembered | BaseException]", results)  # each stored or refused: none is left None
 
-    def _store(self, writes: Sequence[_Write]) -> list[Remembered | BaseException]:
+    def _store(self, writes: Sequence[_Write]) -> Sequence[Remembered | BaseException]:
         """One transaction for the group; if one of its writes fails it (a rule refuses it, or its own
         work after it raises), each is tried alone, so that write alone hears why and the others are
         stored. A failing store fails them all at once: trying each alone would only wait longer."""
@@ -410,7 +411,7 @@ class Writer:
         would pass a tier's trigger is refused whole, never compressed. Returns, in input order, the
         ids of the memories each item is stored as (one, or a long turn's parts); ``progress(done, total)``
         hears of each batch written, in stored parts."""
-        at = now or datetime.now(timezone.utc)
+        at = now or datetime.now(UTC)
         origins, parts = [], []
         for index, item in enumerate(items):
             for part in turn_parts(item, at):
@@ -464,7 +465,7 @@ class Writer:
 
     def update(
         self, settings: Settings, user_id: str, memory_id: str, content: str | None = None,
-        summary: str | None | Keep = KEEP, relevance: float | None = None, now: datetime | None = None,
+        summary: str | Keep | None = KEEP, relevance: float | None = None, now: datetime | None = None,
         request_id: str | None = None,
     ) -> Updated:
         """Edit a stored memory in place, under the rules of a write: new content is admitted (scrubbed,
@@ -474,7 +475,7 @@ class Writer:
         scrubbing.check_id("memory id", memory_id)
         edit = admission.admit_edit(settings, self.tokens, content, summary, relevance, request_id)
         vectors = self.embedder.embed_documents([edit.content]) if edit.content is not None else None
-        at = (now or datetime.now(timezone.utc)).isoformat()
+        at = (now or datetime.now(UTC)).isoformat()
 
         def work(tx: ManagedTransaction) -> Updated:
             memory_cypher.lock_user(tx, user_id)
@@ -541,7 +542,7 @@ class Writer:
     def _embed_groups(self, groups: Sequence[list[str]]) -> list[np.ndarray]:
         vectors = self.embedder.embed_documents([text for group in groups for text in group])
         bounds = np.cumsum([0, *(len(group) for group in groups)])
-        return [vectors[start:end] for start, end in zip(bounds[:-1], bounds[1:])]
+        return [vectors[start:end] for start, end in pairwise(bounds)]
 
     def _attach(self, tx: ManagedTransaction, user_id: str, admitted: Sequence[Admitted]) -> dict[str, str]:
         """Link just-created memories to their entities (one upsert, one MENTIONS statement for all),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import strawberry
+from strawberry.scalars import JSON
 
 from hippograph.operations import documents
 from hippograph.schema.context import Info
@@ -45,4 +48,4 @@ async def export_document(info: Info, input: ExportDocumentInput) -> ExportDocum
     document = await documents.export_document(
         info.context.call, input.kind, input.project, input.session,
     )
-    return DocumentExported(kind=input.kind, document=document)
+    return DocumentExported(kind=input.kind, document=cast(JSON, document))

@@ -50,7 +50,7 @@ async def context(
     project: strawberry.ID | None = None,
     system_prompt: str | None = None,
     tool_definitions: str | None = None,
-    profile: ProfileName = ProfileName.HYBRID,  # type: ignore[attr-defined]
+    profile: ProfileName = ProfileName.HYBRID,  # type: ignore[attr-defined]  # made at import (operations/vocabulary.py)
 ) -> ContextWindow:
     assembled = await lifecycle.context(
         info.context.call, session, query, context_window, project=project, system_prompt=system_prompt,

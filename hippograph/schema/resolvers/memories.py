@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from contextlib import suppress
-from typing import Any
+from typing import Any, cast
 
 import strawberry
 
+from hippograph.memory.writing.admission import KEEP
 from hippograph.operations import memories
 from hippograph.schema.context import Info
 from hippograph.schema.guards import mutation
@@ -60,14 +61,15 @@ async def remember(info: Info, input: RememberInput) -> RememberPayload:
         duplicate_of=strawberry.ID(stored.duplicate_of) if stored.duplicate_of else None,
         redacted=stored.redacted,
         compression=CompressionReport(
-            steps=list(plan.steps), deleted=list(plan.delete), summarised=list(plan.summarise), archived=list(plan.archive),
+            steps=list(plan.steps), deleted=cast("list[strawberry.ID]", list(plan.delete)),
+            summarised=cast("list[strawberry.ID]", list(plan.summarise)), archived=cast("list[strawberry.ID]", list(plan.archive)),
         ) if plan else None,
     )
 
 
 @mutation
 async def update_memory(info: Info, input: UpdateMemoryInput) -> UpdateMemoryPayload:
-    summary = memories.KEEP if input.summary is strawberry.UNSET else input.summary
+    summary = KEEP if input.summary is strawberry.UNSET else input.summary
     updated = await memories.update_memory(
         info.context.call, input.id, content=input.content, summary=summary, relevance=input.relevance,
         request_id=input.request_id,

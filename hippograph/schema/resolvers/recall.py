@@ -16,7 +16,7 @@ async def recall(
     info: Info,
     query: str,
     priority: Priority = Priority.MEDIUM,
-    profile: ProfileName = ProfileName.HYBRID,  # type: ignore[attr-defined]
+    profile: ProfileName = ProfileName.HYBRID,  # type: ignore[attr-defined]  # made at import (operations/vocabulary.py)
     tiers: list[Tier] | None = None,
     project: strawberry.ID | None = None,
     session: strawberry.ID | None = None,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
-from typing import Annotated, Any
+from datetime import UTC, datetime
+from typing import Annotated, Any, cast
 
 import strawberry
 
@@ -15,19 +15,28 @@ from hippograph.memory.recall.profiles import BUDGETS_SAID
 from hippograph.memory.recall.profiles import Priority as _Priority
 from hippograph.operations import vocabulary
 
-Tier = strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
-Priority = strawberry.enum(_Priority, description=BUDGETS_SAID)
-EntityType = strawberry.enum(_EntityType, description="The six entity types of the knowledge graph.")
-EdgeType = strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
-ProfileName = strawberry.enum(
+# strawberry.enum registers the GraphQL enum on the class itself and returns that class; called as a statement
+# and the class named after it, mypy sees a type (the call's result would be a variable to it).
+strawberry.enum(_Tier, description="Where a memory lives: this session, a project, or the user's long-term memory.")
+Tier = _Tier
+strawberry.enum(_Priority, description=BUDGETS_SAID)
+Priority = _Priority
+strawberry.enum(_EntityType, description="The six entity types of the knowledge graph.")
+EntityType = _EntityType
+strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
+EdgeType = _EdgeType
+strawberry.enum(
     vocabulary.ProfileName, name="RecallProfile",
     description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, keyword and relation, weighed by the query's style.",
 )
-MemoryKind = strawberry.enum(
+ProfileName = vocabulary.ProfileName
+strawberry.enum(
     vocabulary.MemoryKind,
     description="What a memory records; decisions, errors, patterns … also carry an entity label in the graph.",
 )
-Direction = strawberry.enum(vocabulary.Direction, description="Which edges to follow from a node.")
+MemoryKind = vocabulary.MemoryKind
+strawberry.enum(vocabulary.Direction, description="Which edges to follow from a node.")
+Direction = vocabulary.Direction
 
 # Every read an analyst makes takes it: the store as it was at that moment.
 AsOf = Annotated[datetime | None, strawberry.argument(description=(
@@ -46,8 +55,8 @@ def native_time(value: Any) -> datetime | None:
     if isinstance(value, str):
         value = _parse_iso(value)
     if isinstance(value, datetime) and value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value
+        value = value.replace(tzinfo=UTC)
+    return cast("datetime | None", value)
 
 
 def _parse_iso(text: str) -> datetime:
@@ -71,6 +80,7 @@ def parse_attributes(value: str | None) -> Any:
 
 def request_id_field() -> strawberry.ID | None:
     """A write input's optional ``requestId``: a retry that sends it again gets the first attempt's answer."""
-    return strawberry.field(default=None, description=(
+    # The dataclass field strawberry reads, typed as the value it declares (as `x: T = field(...)` is).
+    return cast("strawberry.ID | None", strawberry.field(default=None, description=(
         "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an "
-        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice."))
+        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice.")))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import strawberry
 from strawberry.scalars import JSON
@@ -11,9 +11,11 @@ from hippograph.memory.documents import DocumentKind as StoredKind
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 
 
-DocumentKind = strawberry.enum(
+# Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
+strawberry.enum(
     StoredKind, description="Which Izanagi document: session, project-memory.json or long-term-memory.json.",
 )
+DocumentKind = StoredKind
 
 
 @strawberry.type(description="A named value: a tech-stack entry, a convention, a preference.")
@@ -169,8 +171,8 @@ class DocumentExported:
 
 
 ImportDocumentPayload = Annotated[
-    Union[DocumentImported, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ImportDocumentPayload")
+    DocumentImported | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ImportDocumentPayload")
 ]
 ExportDocumentPayload = Annotated[
-    Union[DocumentExported, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ExportDocumentPayload")
+    DocumentExported | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ExportDocumentPayload")
 ]

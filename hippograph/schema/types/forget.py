@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Union
+from typing import Annotated
 
 import strawberry
 
@@ -123,11 +123,11 @@ class ScopeErased:
 
 
 ForgetSessionPayload = Annotated[
-    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetSessionPayload")
+    ScopeErased | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ForgetSessionPayload")
 ]
 ForgetProjectPayload = Annotated[
-    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetProjectPayload")
+    ScopeErased | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ForgetProjectPayload")
 ]
 ForgetUserPayload = Annotated[
-    Union[ScopeErased, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetUserPayload")
+    ScopeErased | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ForgetUserPayload")
 ]

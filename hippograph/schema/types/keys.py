@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 import strawberry
 
@@ -11,7 +11,9 @@ from hippograph.memory.keys import Role as StoredRole
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.types.common import native_time
 
-Role = strawberry.enum(StoredRole, description="`admin` keys may also manage keys.")
+# Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
+strawberry.enum(StoredRole, description="`admin` keys may also manage keys.")
+Role = StoredRole
 
 
 @strawberry.type
@@ -55,8 +57,8 @@ class ApiKeyRevoked:
 
 
 CreateApiKeyPayload = Annotated[
-    Union[ApiKeyCreated, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("CreateApiKeyPayload")
+    ApiKeyCreated | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("CreateApiKeyPayload")
 ]
 RevokeApiKeyPayload = Annotated[
-    Union[ApiKeyRevoked, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RevokeApiKeyPayload")
+    ApiKeyRevoked | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RevokeApiKeyPayload")
 ]

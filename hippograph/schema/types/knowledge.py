@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 import strawberry
 
@@ -93,20 +93,20 @@ class UnlinkSuccess:
 
 
 RecordDecisionPayload = Annotated[
-    Union[RecordSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RecordDecisionPayload")
+    RecordSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RecordDecisionPayload")
 ]
 RecordErrorPayload = Annotated[
-    Union[RecordSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RecordErrorPayload")
+    RecordSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RecordErrorPayload")
 ]
 RecordPatternPayload = Annotated[
-    Union[RecordSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RecordPatternPayload")
+    RecordSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RecordPatternPayload")
 ]
 SetPreferencePayload = Annotated[
-    Union[RecordSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("SetPreferencePayload")
+    RecordSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("SetPreferencePayload")
 ]
 LinkPayload = Annotated[
-    Union[LinkSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("LinkPayload")
+    LinkSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("LinkPayload")
 ]
 UnlinkPayload = Annotated[
-    Union[UnlinkSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("UnlinkPayload")
+    UnlinkSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("UnlinkPayload")
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Union
+from typing import TYPE_CHECKING, Annotated
 
 import strawberry
 
@@ -13,10 +13,14 @@ from hippograph.memory.lifecycle.context_window import AssembledContext
 from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotFoundError
 from hippograph.schema.types.sessions import Promotion
 
-ContextSectionName = strawberry.enum(
-    Enum("ContextSectionName", {s.name: s.value for s in StoredSection}),  # type: ignore[misc]
-    description="The context window's sections, in order (Hanzo's budget table).",
-)
+if TYPE_CHECKING:
+    # Made at import, which mypy cannot follow; it has the budget table's members, names and values.
+    ContextSectionName = StoredSection
+else:
+    ContextSectionName = strawberry.enum(
+        Enum("ContextSectionName", {s.name: s.value for s in StoredSection}),
+        description="The context window's sections, in order (Hanzo's budget table).",
+    )
 
 
 @strawberry.input
@@ -110,8 +114,8 @@ class Consolidated:
 
 
 AppendTurnPayload = Annotated[
-    Union[TurnAppended, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("AppendTurnPayload")
+    TurnAppended | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("AppendTurnPayload")
 ]
 ConsolidatePayload = Annotated[
-    Union[Consolidated, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ConsolidatePayload")
+    Consolidated | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ConsolidatePayload")
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 import strawberry
 from strawberry.scalars import JSON
@@ -23,7 +23,7 @@ class MentionInput:
 class RememberInput:
     content: str
     tier: Tier
-    kind: MemoryKind = MemoryKind.NOTE  # type: ignore[attr-defined]
+    kind: MemoryKind = MemoryKind.NOTE  # type: ignore[attr-defined]  # made at import (operations/vocabulary.py)
     project: strawberry.ID | None = strawberry.field(default=None, description="Needed for PROJECT memories.")
     session: strawberry.ID | None = strawberry.field(default=None, description="Needed for SESSION memories.")
     relevance: float = 1.0
@@ -86,12 +86,12 @@ class ForgetSuccess:
 
 
 RememberPayload = Annotated[
-    Union[RememberSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("RememberPayload")
+    RememberSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("RememberPayload")
 ]
 UpdateMemoryPayload = Annotated[
-    Union[UpdateMemorySuccess, BadUserInputError, NotFoundError, LimitExceededError],
+    UpdateMemorySuccess | BadUserInputError | NotFoundError | LimitExceededError,
     strawberry.union("UpdateMemoryPayload"),
 ]
 ForgetPayload = Annotated[
-    Union[ForgetSuccess, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("ForgetPayload")
+    ForgetSuccess | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("ForgetPayload")
 ]

@@ -102,7 +102,7 @@ class Entity:
         for row in await info.context.loaders.edges.load(me):
             if wanted is not None and row["type"] not in wanted:
                 continue
-            if direction is Direction.OUT and row["from"] != me or direction is Direction.IN and row["to"] != me:
+            if (direction is Direction.OUT and row["from"] != me) or (direction is Direction.IN and row["to"] != me):
                 continue
             edges.append(Edge.from_row(row))
         return edges

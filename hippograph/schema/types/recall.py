@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields
 from enum import Enum
-from typing import Any, get_type_hints
+from typing import Any, TYPE_CHECKING, get_type_hints
 
 import strawberry
 
@@ -35,7 +35,11 @@ def _score_components() -> type:
     )
 
 
-ScoreComponents = _score_components()
+if TYPE_CHECKING:
+    # Made at import, which mypy cannot follow; it has Components' fields, so it is checked as Components.
+    ScoreComponents = Components
+else:
+    ScoreComponents = _score_components()
 
 
 async def stored_memory(root: strawberry.Parent[Any], info: Info) -> Memory | None:
@@ -50,7 +54,7 @@ class RecalledMemory:
     mode: RecallMode
     tier: Tier
     score: float
-    components: ScoreComponents  # type: ignore[valid-type]
+    components: ScoreComponents
     tokens: int
 
     memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this item.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Union
+from typing import Annotated, Any, cast
 
 import strawberry
 from strawberry.scalars import JSON
@@ -37,7 +37,7 @@ class TranscriptLine:
         return cls(
             id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
             at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
-            item=entry.item,
+            item=cast("JSON | None", entry.item),
         )
 
 
@@ -61,7 +61,7 @@ class Session:
     @strawberry.field(description="The session as an Izanagi session document (tasks, active context); null when none was imported.")
     async def document(self, info: Info) -> JSON | None:
         try:
-            return await documents.export_document(info.context.call, DocumentKind.SESSION, self.project, str(self.id))
+            return cast(JSON, await documents.export_document(info.context.call, DocumentKind.SESSION, self.project, str(self.id)))
         except NotFound:
             return None
 
@@ -107,8 +107,8 @@ class EndedSession:
 
 
 StartSessionPayload = Annotated[
-    Union[SessionStarted, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("StartSessionPayload")
+    SessionStarted | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("StartSessionPayload")
 ]
 EndSessionPayload = Annotated[
-    Union[EndedSession, BadUserInputError, NotFoundError, LimitExceededError], strawberry.union("EndSessionPayload")
+    EndedSession | BadUserInputError | NotFoundError | LimitExceededError, strawberry.union("EndSessionPayload")
 ]

@@ -3,6 +3,8 @@ imported, beside what the graph holds now."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 
 from hippograph.graph.vocabulary import EntityType as StoredEntityType
@@ -24,7 +26,7 @@ async def _entities(info: Info, kind: StoredEntityType, project: str | None, act
     return [e for e in entities if e.valid_until is None] if active_only else entities
 
 
-async def _export(info: Info, kind: DocumentKind, project: str | None = None) -> dict | None:
+async def _export(info: Info, kind: DocumentKind, project: str | None = None) -> dict[str, Any] | None:
     try:
         return await documents.export_document(info.context.call, kind, project)
     except NotFound:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -97,7 +98,7 @@ def capacity_setting(tier: Tier) -> str:
 def kept_capacities(settings: Settings, tx: ManagedTransaction) -> Settings:
     """``settings`` with each capacity the store keeps (``hippograph capacity``) in place of the environment's:
     read at each write, so a capacity set while a server runs is the server's at its next write."""
-    kept = capacity_cypher.read(tx)
+    kept: dict[str, Any] = capacity_cypher.read(tx)
     return dataclasses.replace(settings, **kept) if kept else settings
 
 

@@ -106,7 +106,7 @@ def test_the_migration_drops_the_sketch_a_store_written_before_it_holds(clean_db
     rows = _rows(services, "u-old", [f"{s} {EVENTS[0]}" for s in SUBJECTS[:3]])
     _store(services, rows)
     services.driver.execute_query("MATCH (m:Memory {userId: 'u-old'}) SET m.sketch = [0.5, 0.5]", database_=services.database)
-    dropping = next(m for m in migrations.discover(services.settings.migrations_dir) if m.version == "0011")
+    dropping = next(m for m in migrations.discover(services.settings.migrations_dir) if m.version == "0012")
     with services.driver.session(database=services.database) as session:  # CALL … IN TRANSACTIONS: auto-commit
         for statement in dropping.statements({}):
             session.run(statement).consume()

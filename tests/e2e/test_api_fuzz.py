@@ -40,7 +40,7 @@ from generators.schema import Pool, json_pairs
 
 pytestmark = pytest.mark.neo4j
 
-REQUESTS = 350
+REQUESTS = 450
 SEED = 7
 # A request that hangs this long has found a bug already.
 TIMEOUT_S = 20.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -200,7 +201,7 @@ def test_a_fact_said_in_two_sessions_goes_with_either_and_merges_unite_their_pro
 
 
 def test_forgetting_a_project_takes_its_sessions_documents_entities_and_generalisations(clean_db: Services) -> None:
-    document = json.loads(open("tests/fixtures/izanagi/project-memory.json", encoding="utf-8").read())
+    document = json.loads(Path("tests/fixtures/izanagi/project-memory.json").read_text(encoding="utf-8"))
     documents.import_document(clean_db, "project", document, "alice", project_id="proj-xyz789")
     shop = Scope("alice", "proj-xyz789")
     s1, s2 = Scope("alice", "proj-xyz789", "s1"), Scope("alice", "proj-xyz789", "s2")

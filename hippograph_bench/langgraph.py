@@ -28,8 +28,8 @@ from agents.memory import Session
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from hippograph.agents import HippographSession
-from hippograph.langgraph import HippographStore
+from hippograph.integrations.agents import HippographSession
+from hippograph.integrations.langgraph import HippographStore
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 from hippograph_bench.metrics import percentile

@@ -2,7 +2,7 @@
 
 ``hippograph bench soak --minutes M --kill-every K --users U --clients C`` runs, on loopback only:
 
-1. **Its own Neo4j**, started through ``hippograph.local_neo4j`` (what ``hippograph neo4j start``
+1. **Its own Neo4j**, started through ``hippograph.local.neo4j_server`` (what ``hippograph neo4j start``
    runs) in a state folder the soak owns (``--state-dir``, by default ``soak`` under the state
    folder), on the ports it is given or free ones; migrated with ``hippograph migrate``. Nothing
    else uses it, so it can be killed.
@@ -12,7 +12,7 @@
    each sending a mix of ``remember``, ``recall``, ``memory(asOf:)`` of a memory it wrote, sessions
    (``startSession`` then ``appendTurn`` turns) and ``forget`` of a memory it wrote, for ``M`` minutes.
 4. **Kills**: every ``K`` minutes ``kill -9`` of the server, then of Neo4j, in turn, each started
-   again (the server on its port, Neo4j through ``local_neo4j.start``); the time from the kill until
+   again (the server on its port, Neo4j through ``neo4j_server.start``); the time from the kill until
    ``/readyz`` answers 200 is recorded. A kill waits until the service is ready after the previous
    one; traffic goes on until ``M`` minutes and at least ``TAIL_S`` after the last recovery. An
    *outage* is from a kill until ready again, plus ``GRACE_S``; a request overlapping it counts there.
@@ -59,7 +59,7 @@ from typing import Any
 
 import httpx
 
-from hippograph import local_neo4j
+from hippograph.local import neo4j_server
 from hippograph.config import ConfigError, Settings
 from hippograph.graph.driver import connect
 from hippograph.memory import keys
@@ -211,7 +211,7 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
         "rule": {"growth": GROWTH, "socket_slack": clients, "min_samples": MIN_SAMPLES},
     }
     progress(f"soak {run_id}: Neo4j in {state_dir} on bolt {own.neo4j_bolt_port} / http {own.neo4j_http_port}")
-    local_neo4j.start(own, log=progress)
+    neo4j_server.start(own, log=progress)
     served = Served(state_dir / "serve-logs" / run_id, env, free_port())
     result["server_logs"] = str(served.folder)
     served.folder.mkdir(parents=True, exist_ok=True)
@@ -259,7 +259,7 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
         served.stop()
         if driver is not None:
             driver.close()
-        local_neo4j.stop(own, log=progress)
+        neo4j_server.stop(own, log=progress)
     result["checks"] = _checks(result)
     result["passed"] = all(c["passed"] for c in result["checks"].values())
     return result
@@ -293,18 +293,18 @@ def _kill_in_turn(own: Settings, served: Served, seconds: float, every: float, c
                 progress(f"the server did not come back: {exc}")
                 return
         else:
-            pid = local_neo4j.status(own).pid
+            pid = neo4j_server.status(own).pid
             if pid is None:
                 raise RuntimeError("the soak's Neo4j is not running, so it cannot be killed")
             os.kill(pid, signal.SIGKILL)
             try:
-                # local_neo4j.start's child: waitpid returns once every thread of it is gone, and its ports with them.
+                # neo4j_server.start's child: waitpid returns once every thread of it is gone, and its ports with them.
                 os.waitpid(pid, 0)
             except ChildProcessError:  # reaped already, or not started by this process
-                while local_neo4j.status(own).running:
+                while neo4j_server.status(own).running:
                     time.sleep(0.1)
             progress(f"{outage.kill_s:.0f} s: killed Neo4j (kill -9, pid {pid}); starting it again")
-            local_neo4j.start(own, log=progress)
+            neo4j_server.start(own, log=progress)
             if not _ready(served, outage.kill_s + RECOVERY_TIMEOUT_S, clock):
                 progress(f"the server was not ready within {RECOVERY_TIMEOUT_S:.0f} s of the kill")
                 return

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from hippograph.embedding import Embedder, _native_bfloat16
-from hippograph.encoder import PackedEncoder
+from hippograph.encoding.embedding import Embedder, _native_bfloat16
+from hippograph.encoding.encoder import PackedEncoder
 from hippograph_bench.data import load
 
 WARM_UP = 20

@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from hippograph.embedding import Embedder
-from hippograph.encoder import PackedEncoder
+from hippograph.encoding.embedding import Embedder
+from hippograph.encoding.encoder import PackedEncoder
 from hippograph.memory.recall import lucene, names
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph_bench import fit

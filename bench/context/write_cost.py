@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from hippograph.embedding import Embedder
+from hippograph.encoding.embedding import Embedder
 from hippograph_bench.data import load
 
 WARM_UP = 10

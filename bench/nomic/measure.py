@@ -31,7 +31,7 @@ import torch.nn.functional as fn
 from gguf import GGUFReader
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
-from hippograph.embedding import passages
+from hippograph.encoding.embedding import passages
 from hippograph.memory.recall import names
 from hippograph_bench import fit
 from hippograph_bench.data import load_sets

@@ -1,4 +1,4 @@
-"""The id password check (``hippograph.memory.writing.scrubbing.check_id``), measured on both sides.
+"""The id password check (``hippograph.memory.ids.check_id``), measured on both sides.
 
 Not part of the package: the record of one measurement (bench/passwords/README.md), to run again.
 
@@ -30,7 +30,7 @@ from typing import Any
 from zxcvbn.frequency_lists import FREQUENCY_LISTS
 
 from hippograph.memory.tiers import CALLER_ID, ScopeError, check_caller_id
-from hippograph.memory.writing import scrubbing
+from hippograph.memory import ids
 
 HERE = Path(__file__).resolve().parent
 SEED = 44
@@ -59,13 +59,13 @@ def sample(pypi_path: str, npm_path: str) -> None:
     pypi, npm = registry(pypi_path), registry(npm_path)
     names = sorted({name for name, _ in pypi} | {name for name, _ in npm})
     known = {name.lower() for name in names}
-    listed = [word for word in FREQUENCY_LISTS["passwords"][:scrubbing.COMMON_PASSWORDS] if word in known]
+    listed = [word for word in FREQUENCY_LISTS["passwords"][:ids.COMMON_PASSWORDS] if word in known]
     negatives = random.Random(SEED).sample(names, NEGATIVES)
     popular = [name for name, _ in sorted(pypi, key=lambda row: row[1])[:POPULAR]]
     popular += [name for name, _ in sorted(npm, key=lambda row: row[1])[:POPULAR]]
     for file, rows in (("listed.txt", listed), ("negatives.txt", negatives), ("popular.txt", popular)):
         (HERE / file).write_text("\n".join(rows) + "\n", encoding="utf-8")
-    print(f"{len(names)} package names; {len(listed)} of the {scrubbing.COMMON_PASSWORDS} passwords among them")
+    print(f"{len(names)} package names; {len(listed)} of the {ids.COMMON_PASSWORDS} passwords among them")
 
 
 def user_names() -> list[str]:
@@ -110,7 +110,7 @@ def refusals(ids: Iterable[str], kind: str, listing: str = "refused") -> dict[st
 
 def run() -> None:
     listed = set(read("listed.txt"))
-    positives = [word for word in FREQUENCY_LISTS["passwords"][:scrubbing.COMMON_PASSWORDS] if word not in listed]
+    positives = [word for word in FREQUENCY_LISTS["passwords"][:ids.COMMON_PASSWORDS] if word not in listed]
     users = user_names()
     result = {
         "positives": refusals(positives, "project", listing="passed"),

@@ -8,10 +8,11 @@ Against the configured Neo4j and model (the environment's, as `hippograph serve`
 2. **before**: ``WRITERS`` clients writing and ``RECALLERS`` recalling for ``--seconds``, each
    answer timed: the usual p99 of a write and of a recall;
 3. **during**: the same traffic while `hippograph reembed` (same model) runs, from its start to
-   its end: how many answers were slower than the usual p99, the slowest, and any that was not OK;
+   its end (or for ``--during`` seconds, after which the traffic stops and the re-embed finishes
+   alone): how many answers were slower than the usual p99, the slowest, and any that was not OK;
    and whether its progress line ever counted past its total.
 
-    python bench/reembed/measure.py OUT.json [--memories 800] [--seconds 30]
+    python bench/reembed/measure.py OUT.json [--memories 800] [--seconds 30] [--during SECONDS]
 """
 
 from __future__ import annotations
@@ -131,6 +132,9 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--memories", type=int, default=800)
     parser.add_argument("--seconds", type=float, default=30.0)
+    # Writes that outpace the re-embedding keep it chasing them (a slow model, all-mpnet-base-v2, on 2 cores):
+    # the traffic stops after this long, and the re-embed then ends on its own.
+    parser.add_argument("--during", type=float, default=None, help="seconds of traffic while reembed runs (default: all of it)")
     args = parser.parse_args()
     settings = Settings.from_env()
     driver = connect(settings)
@@ -146,21 +150,30 @@ def main() -> None:
         before = time.monotonic()
         time.sleep(args.seconds)
         reembed_start = time.monotonic()
-        run = subprocess.run([str(Path(sys.executable).with_name("hippograph")), "reembed"],
-                             capture_output=True, text=True)
-        reembed_end = time.monotonic()
+        run = subprocess.Popen([str(Path(sys.executable).with_name("hippograph")), "reembed"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            stdout, stderr = run.communicate(timeout=args.during)
+        except subprocess.TimeoutExpired:
+            stdout = stderr = None
+        traffic_end = time.monotonic()
         traffic.stop.set()
         for thread in threads:
             thread.join()
+        if stdout is None:
+            stdout, stderr = run.communicate()
+        reembed_end = time.monotonic()
         log = (Path(work) / "serve.log").read_text(errors="replace")
     usual = summary(traffic.answers, before, reembed_start)
     p99 = {kind: usual[kind]["p99_ms"] / 1000 for kind in ("write", "recall")}
-    progress = [(int(done), int(total)) for done, total in re.findall(r"(\d+)/(\d+) memories", run.stderr)]
+    progress = [(int(done), int(total)) for done, total in re.findall(r"(\d+)/(\d+) memories", stderr)]
     result = {
         "memories_seeded": args.memories, "writers": WRITERS, "recallers": RECALLERS,
         "before": {"seconds": round(reembed_start - before, 1), **usual},
         "during_reembed": {"seconds": round(reembed_end - reembed_start, 1), "exit": run.returncode,
-                           "reembed_said": run.stdout.strip(), **summary(traffic.answers, reembed_start, reembed_end, p99)},
+                           "traffic_seconds": round(traffic_end - reembed_start, 1),
+                           "ended_under_traffic": reembed_end <= traffic_end + 1,
+                           "reembed_said": stdout.strip(), **summary(traffic.answers, reembed_start, traffic_end, p99)},
         "progress_past_total": [line for line in progress if line[0] > line[1]],
         "progress_last": progress[-1] if progress else None,
         "server_log_lock_errors": len(re.findall(r"LockClientStopped|DeadlockDetected|LockAcquisitionTimeout", log)),

@@ -25,7 +25,8 @@ from hippograph.api.periodic import consolidate_periodically
 from hippograph.api.sockets import watching
 from hippograph.config import Settings
 from hippograph.memory.keys import CallerCache
-from hippograph.memory.services import Services, open_services
+from hippograph.memory.services import Services
+from hippograph.operations.services import open_services
 from hippograph.operations.event_bus import EventBus
 
 
@@ -45,7 +46,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             async with watching(services) as app.state.sockets, app.state.mcp.running():
                 yield
             return
-        with open_services(settings) as opened:
+        with open_services(settings, recover_vectors=True) as opened:
             app.state.services = opened
             app.state.metrics.watch_writes(opened.writer.counts)
             app.state.mcp = streamable_http(opened, app.state.events, app.state.metrics)
@@ -88,11 +89,22 @@ def _cors(settings: Settings) -> list[Middleware]:
     origins = settings.allowed_origins
     if not origins:
         return []
-    return [Middleware(
-        CORSMiddleware, allow_origins=list(origins), allow_credentials=False,
-        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-        allow_headers=["authorization", "content-type", "x-api-key", "x-request-id", "mcp-protocol-version",
-                       "mcp-session-id", "last-event-id"],
-        expose_headers=["x-request-id", "retry-after", "www-authenticate", "mcp-session-id"],
-        max_age=600,
-    )]
+    return [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=list(origins),
+            allow_credentials=False,
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            allow_headers=[
+                "authorization",
+                "content-type",
+                "x-api-key",
+                "x-request-id",
+                "mcp-protocol-version",
+                "mcp-session-id",
+                "last-event-id",
+            ],
+            expose_headers=["x-request-id", "retry-after", "www-authenticate", "mcp-session-id"],
+            max_age=600,
+        )
+    ]

@@ -37,7 +37,9 @@ def key_from_params(params: Mapping[str, Any] | None) -> str | None:
 
 
 async def identify(
-    services: Services, presented: str | None, cache: CallerCache | None = None,
+    services: Services,
+    presented: str | None,
+    cache: CallerCache | None = None,
 ) -> tuple[Caller | None, BaseException | None]:
     """(caller, None) for a good key, (None, None) for a missing or bad one, (None, error) when
     the key could not be checked because Neo4j is unavailable. ``cache`` spares a lookup for a

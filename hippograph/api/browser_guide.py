@@ -51,45 +51,66 @@ def style() -> str:
 
 def guide(base: str, capacities: dict[str, int]) -> str:
     """The guide's slides: parameters and style first, then one slide per query."""
-    setup = "\n".join([
-        ":param user => 'alice'",
-        ":param project => 'web'",
-        ":param memory => 'a memory id'",
-        ":param entity => 'Redis'",
-        ":param asOf => datetime() - duration('P7D')",
-        ":param capacities => {" + ", ".join(f"{k}: {v}" for k, v in capacities.items()) + "}",
-    ])
-    slides = [_slide(
-        "hippograph for analysts",
-        "Every query below runs on the caller's own graph: set the user (and project, memory, entity) "
-        "first, then click a query to put it in the editor and run it. The style gives each kind of node "
-        "its colour: memories blue, decisions teal, errors red, patterns green, technologies orange.",
-        [setup, f":style {base}/browser/style.grass"],
-    )]
+    setup = "\n".join(
+        [
+            ":param user => 'alice'",
+            ":param project => 'web'",
+            ":param memory => 'a memory id'",
+            ":param entity => 'Redis'",
+            ":param asOf => datetime() - duration('P7D')",
+            ":param capacities => {" + ", ".join(f"{k}: {v}" for k, v in capacities.items()) + "}",
+        ]
+    )
+    slides = [
+        _slide(
+            "hippograph for analysts",
+            "Every query below runs on the caller's own graph: set the user (and project, memory, entity) "
+            "first, then click a query to put it in the editor and run it. The style gives each kind of node "
+            "its colour: memories blue, decisions teal, errors red, patterns green, technologies orange.",
+            [setup, f":style {base}/browser/style.grass"],
+        )
+    ]
     slides += [_slide(q.title, q.why, [q.cypher]) for q in GUIDE]
-    return ('<article class="guide">\n  <carousel class="deck container-fluid">\n'
-            + "\n".join(slides) + "\n  </carousel>\n</article>\n")
+    return (
+        '<article class="guide">\n  <carousel class="deck container-fluid">\n'
+        + "\n".join(slides)
+        + "\n  </carousel>\n</article>\n"
+    )
 
 
 def _slide(title: str, why: str, blocks: list[str]) -> str:
-    code = "\n".join(f'        <pre mode="cypher" class="pre-scrollable code runnable">{escape(b)}</pre>' for b in blocks)
-    return (f'    <slide class="row-fluid">\n      <div class="col-sm-12">\n        <h3>{escape(title)}</h3>\n'
-            f"        <p>{escape(why)}</p>\n{code}\n      </div>\n    </slide>")
+    code = "\n".join(
+        f'        <pre mode="cypher" class="pre-scrollable code runnable">{escape(b)}</pre>' for b in blocks
+    )
+    return (
+        f'    <slide class="row-fluid">\n      <div class="col-sm-12">\n        <h3>{escape(title)}</h3>\n'
+        f"        <p>{escape(why)}</p>\n{code}\n      </div>\n    </slide>"
+    )
 
 
 def _preflight(request: Request) -> Response:
     """Browser asks before it fetches (its request carries headers of its own): any origin may GET these."""
     asked = request.headers.get("access-control-request-headers", "")
-    return Response(status_code=204, headers={**PUBLIC, "access-control-allow-methods": "GET",
-                                              "access-control-allow-headers": asked, "access-control-max-age": "600"})
+    return Response(
+        status_code=204,
+        headers={
+            **PUBLIC,
+            "access-control-allow-methods": "GET",
+            "access-control-allow-headers": asked,
+            "access-control-max-age": "600",
+        },
+    )
 
 
 async def guide_endpoint(request: Request) -> Response:
     if request.method == "OPTIONS":
         return _preflight(request)
     settings = request.app.state.services.settings
-    capacities = {"session": settings.session_capacity, "project": settings.project_capacity,
-                  "longTerm": settings.long_term_capacity}
+    capacities = {
+        "session": settings.session_capacity,
+        "project": settings.project_capacity,
+        "longTerm": settings.long_term_capacity,
+    }
     base = str(request.base_url).rstrip("/")
     return Response(guide(base, capacities), media_type="text/html", headers=PUBLIC)
 

@@ -34,8 +34,9 @@ def missing() -> list[str]:
 def colours() -> dict[str, dict[str, str]]:
     """The Browser style's colour and border per label; an entity type under its GraphQL name (DECISION …)."""
     api_names = {t.value: t.name for t in EntityType}
-    return {api_names.get(label, label): {"color": colour, "border": border}
-            for label, (colour, border, _) in STYLE.items()}
+    return {
+        api_names.get(label, label): {"color": colour, "border": border} for label, (colour, border, _) in STYLE.items()
+    }
 
 
 async def page(request: Request) -> Response:
@@ -43,7 +44,9 @@ async def page(request: Request) -> Response:
         return HTMLResponse(
             "<!doctype html><title>hippograph explorer</title><p>The explorer's scripts are not built here "
             f"({', '.join(absent)} missing): run <code>make setup</code>, which builds them. "
-            "The API itself works: POST to /graphql.</p>", status_code=503)
+            "The API itself works: POST to /graphql.</p>",
+            status_code=503,
+        )
     return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
 
@@ -51,9 +54,12 @@ async def style(request: Request) -> Response:
     return JSONResponse(colours())
 
 
-routes = Mount("/explore", routes=[
-    Route("/", page),
-    Route("/style.json", style),
-    Mount("/static", StaticFiles(directory=STATIC)),
-    Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False)),
-])
+routes = Mount(
+    "/explore",
+    routes=[
+        Route("/", page),
+        Route("/style.json", style),
+        Mount("/static", StaticFiles(directory=STATIC)),
+        Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False)),
+    ],
+)

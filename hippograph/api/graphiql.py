@@ -57,8 +57,10 @@ def page() -> str:
     """The GraphiQL page, loading everything from this server, opening on this service's examples."""
     html = _CDN.sub(lambda m: f"{PREFIX}/{m.group(1)}/{m.group(3)}", _template())
     if not _WELCOME.search(html) or _HEADERS not in html:
-        raise RuntimeError("strawberry's GraphiQL page changed: hippograph/api/graphiql.py no longer finds where "
-                           "its examples and the Headers note go")
+        raise RuntimeError(
+            "strawberry's GraphiQL page changed: hippograph/api/graphiql.py no longer finds where "
+            "its examples and the Headers note go"
+        )
     examples = json.dumps(EXAMPLES.read_text(encoding="utf-8"))
     html = _WELCOME.sub(lambda _: f"const EXAMPLE_QUERY = {examples};", html, count=1)
     return html.replace(_HEADERS, f"React.useState(parameters.headers || {json.dumps(json.dumps(HEADERS, indent=2))})")
@@ -74,8 +76,12 @@ def fetch(npm: str = "npm") -> list[str]:
     written = []
     with tempfile.TemporaryDirectory(prefix="hippograph-graphiql-") as scratch:
         for (package, version), files in by_package.items():
-            done = subprocess.run([npm, "pack", f"{package}@{version}", "--pack-destination", scratch, "--silent"],
-                                  capture_output=True, text=True, timeout=300)
+            done = subprocess.run(
+                [npm, "pack", f"{package}@{version}", "--pack-destination", scratch, "--silent"],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             if done.returncode != 0:
                 raise AssetsMissing(f"npm pack {package}@{version} failed: {done.stderr.strip()[-300:]}")
             tarball = Path(scratch) / done.stdout.strip().splitlines()[-1]

@@ -64,7 +64,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             return HTMLResponse(
                 "<!doctype html><title>GraphiQL</title><p>GraphiQL's files are not installed here "
                 f"({len(absent)} missing, e.g. {absent[0]}): run <code>make setup</code> or "
-                "<code>hippograph graphiql-assets</code>. The API itself works: POST to /graphql.</p>", status_code=503)
+                "<code>hippograph graphiql-assets</code>. The API itself works: POST to /graphql.</p>",
+                status_code=503,
+            )
         return HTMLResponse(graphiql.page())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -78,7 +80,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         deadline = Deadline(self.timeout)
         context = contextvars.copy_context()
         context.run(set_deadline, deadline)
-        running = asyncio.get_running_loop().create_task(self.run(Request(scope=scope, receive=receive)), context=context)
+        running = asyncio.get_running_loop().create_task(
+            self.run(Request(scope=scope, receive=receive)), context=context
+        )
         try:
             response = await asyncio.wait_for(asyncio.shield(running), self.timeout)
         except HTTPException as exc:
@@ -134,8 +138,13 @@ class GraphQLEndpoint(GraphQL[Context, None]):
             raise HTTPException(exc.status, str(exc)) from None
 
     async def execute_single(
-        self, request: Request, request_adapter: AsyncHTTPRequestAdapter, sub_response: Response, context: Context,
-        root_value: None, request_data: GraphQLRequestData,
+        self,
+        request: Request,
+        request_adapter: AsyncHTTPRequestAdapter,
+        sub_response: Response,
+        context: Context,
+        root_value: None,
+        request_data: GraphQLRequestData,
     ) -> ExecutionResult:
         """The result, with the HTTP status proxies and clients act on: 401 and a challenge for a
         missing or refused key, 503 and when to retry while Neo4j is unavailable."""
@@ -155,7 +164,9 @@ class GraphQLEndpoint(GraphQL[Context, None]):
         context = Context(services=state.services, events=state.events, metrics=state.metrics, request=request)
         if isinstance(request, Request):
             context.caller, context.auth_failure = await identify(
-                state.services, key_from_headers(request.headers), getattr(state, "callers", None),
+                state.services,
+                key_from_headers(request.headers),
+                getattr(state, "callers", None),
             )
         return context
 
@@ -186,11 +197,19 @@ def _forget(task: asyncio.Future[Response]) -> None:
 
 
 def request_error(status: int, reason: str) -> JSONResponse:
-    code = ErrorCode.NOT_FOUND if status == 404 else ErrorCode.LIMIT_EXCEEDED if status == 413 \
-        else ErrorCode.BAD_USER_INPUT if 400 <= status < 500 else ErrorCode.INTERNAL_SERVER_ERROR
+    code = (
+        ErrorCode.NOT_FOUND
+        if status == 404
+        else ErrorCode.LIMIT_EXCEEDED
+        if status == 413
+        else ErrorCode.BAD_USER_INPUT
+        if 400 <= status < 500
+        else ErrorCode.INTERNAL_SERVER_ERROR
+    )
     return coded_error(code, reason, status)
 
 
 def coded_error(code: ErrorCode, message: str, status: int = 200) -> JSONResponse:
-    return JSONResponse({"data": None, "errors": [{"message": message, "extensions": {"code": code.value}}]},
-                        status_code=status)
+    return JSONResponse(
+        {"data": None, "errors": [{"message": message, "extensions": {"code": code.value}}]}, status_code=status
+    )

@@ -27,8 +27,13 @@ class Warming:
         while True:
             try:
                 self.warmth = await asyncio.to_thread(warm_up, services)
-                log.info("warmed up in %.1f s: %d texts encoded, %d write groups rehearsed, %d recall statements run",
-                         self.warmth.seconds, self.warmth.encoded, self.warmth.rehearsed, self.warmth.statements)
+                log.info(
+                    "warmed up in %.1f s: %d texts encoded, %d write groups rehearsed, %d recall statements run",
+                    self.warmth.seconds,
+                    self.warmth.encoded,
+                    self.warmth.rehearsed,
+                    self.warmth.statements,
+                )
                 return
             except Exception as exc:  # the log says why, and the next try still comes
                 log.warning("warm-up failed (%s: %s); trying again in %.0f s", type(exc).__name__, exc, RETRY_SECONDS)
@@ -46,11 +51,17 @@ async def readyz(request: Request) -> JSONResponse:
     says whether it has ended)."""
     services = getattr(request.app.state, "services", None)
     if services is None:
-        return JSONResponse({"status": "unavailable", "reason": f"starting: loading the embedding model "
-                             f"{request.app.state.settings.embedding_model}"}, status_code=503)
+        return JSONResponse(
+            {
+                "status": "unavailable",
+                "reason": f"starting: loading the embedding model {request.app.state.settings.embedding_model}",
+            },
+            status_code=503,
+        )
     reason = await run_in_threadpool(services.readiness)
     if reason is not None:
         return JSONResponse({"status": "unavailable", "reason": reason}, status_code=503)
     warming: Warming | None = getattr(request.app.state, "warming", None)
-    return JSONResponse({"status": "ready", "model": services.embedder.name,
-                         "warm": warming is None or warming.warmth is not None})
+    return JSONResponse(
+        {"status": "ready", "model": services.embedder.name, "warm": warming is None or warming.warmth is not None}
+    )

@@ -16,7 +16,12 @@ request_id: ContextVar[str | None] = ContextVar("hippograph_request_id", default
 _ACCEPTED_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 # Attributes every LogRecord has; anything else was passed as `extra=` and is logged as a field.
-_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName", "color_message"}
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 
 
 def accept_request_id(value: str | None) -> str:

@@ -38,12 +38,16 @@ class McpEndpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope, receive)
         state = request.app.state
-        caller, failure = await identify(state.services, key_from_headers(request.headers), getattr(state, "callers", None))
+        caller, failure = await identify(
+            state.services, key_from_headers(request.headers), getattr(state, "callers", None)
+        )
         if failure is not None:
             response = coded_error(ErrorCode.UNAVAILABLE, "the store is unavailable; retry shortly", 503)
             response.headers["retry-after"] = str(RETRY_AFTER)
         elif caller is None:
-            response = coded_error(ErrorCode.UNAUTHENTICATED, "an API key is required: Authorization: Bearer <key>", 401)
+            response = coded_error(
+                ErrorCode.UNAUTHENTICATED, "an API key is required: Authorization: Bearer <key>", 401
+            )
             response.headers["www-authenticate"] = 'Bearer realm="hippograph"'
         else:
             request.state.caller = caller

@@ -27,27 +27,43 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.operations = Histogram(
-            "hippograph_graphql_operation_seconds", "GraphQL operation latency, by operation (type:root field).",
-            ["operation", "outcome"], buckets=LATENCY_BUCKETS, registry=self.registry,
+            "hippograph_graphql_operation_seconds",
+            "GraphQL operation latency, by operation (type:root field).",
+            ["operation", "outcome"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.http = Histogram(
-            "hippograph_http_request_seconds", "HTTP request latency, by route and status class.",
-            ["route", "status"], buckets=LATENCY_BUCKETS, registry=self.registry,
+            "hippograph_http_request_seconds",
+            "HTTP request latency, by route and status class.",
+            ["route", "status"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.recalls = Histogram(
-            "hippograph_recall_seconds", "Recall latency (embedding, query and selection), by profile.",
-            ["profile"], buckets=LATENCY_BUCKETS, registry=self.registry,
+            "hippograph_recall_seconds",
+            "Recall latency (embedding, query and selection), by profile.",
+            ["profile"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
         )
         self.tier_fill = Histogram(
-            "hippograph_tier_fill_ratio", "How full a tier was when its usage was read (used tokens / capacity).",
-            ["tier"], buckets=FILL_BUCKETS, registry=self.registry,
+            "hippograph_tier_fill_ratio",
+            "How full a tier was when its usage was read (used tokens / capacity).",
+            ["tier"],
+            buckets=FILL_BUCKETS,
+            registry=self.registry,
         )
         self.neo4j_errors = Counter(
-            "hippograph_neo4j_errors_total", "Neo4j errors met while serving requests, by exception type.",
-            ["kind"], registry=self.registry,
+            "hippograph_neo4j_errors_total",
+            "Neo4j errors met while serving requests, by exception type.",
+            ["kind"],
+            registry=self.registry,
         )
         self.subscriptions = Gauge(
-            "hippograph_subscriptions", "Open memoryEvents subscriptions.", registry=self.registry,
+            "hippograph_subscriptions",
+            "Open memoryEvents subscriptions.",
+            registry=self.registry,
         )
 
     def watch_writes(self, counts: WriteCounts) -> None:
@@ -75,12 +91,20 @@ class _WriteCollector(Collector):
         self._counts = counts
 
     def collect(self) -> Iterator[CounterMetricFamily]:
-        yield CounterMetricFamily("hippograph_write_groups", "Transactions that committed a group of remembered "
-                                  "writes (writes that arrive together commit together).", value=self._counts.groups)
-        yield CounterMetricFamily("hippograph_grouped_writes", "Remembered writes committed in those groups.",
-                                  value=self._counts.writes)
-        yield CounterMetricFamily("hippograph_write_retries", "Write transactions Neo4j made run again (a deadlock "
-                                  "or another transient error), retried inside the service.", value=self._counts.retries)
+        yield CounterMetricFamily(
+            "hippograph_write_groups",
+            "Transactions that committed a group of remembered writes (writes that arrive together commit together).",
+            value=self._counts.groups,
+        )
+        yield CounterMetricFamily(
+            "hippograph_grouped_writes", "Remembered writes committed in those groups.", value=self._counts.writes
+        )
+        yield CounterMetricFamily(
+            "hippograph_write_retries",
+            "Write transactions Neo4j made run again (a deadlock "
+            "or another transient error), retried inside the service.",
+            value=self._counts.retries,
+        )
 
 
 async def metrics_endpoint(request: Request) -> Response:

@@ -54,9 +54,16 @@ class RequestContext:
                 if metrics is not None:
                     metrics.request(route, status or 500, seconds)
             log.info(
-                "%s %s %s", scope.get("method", "WS"), path, status or scope["type"],
-                extra={"method": scope.get("method", "WEBSOCKET"), "path": path, "status": status or None,
-                       "duration_ms": round(seconds * 1000, 2)},
+                "%s %s %s",
+                scope.get("method", "WS"),
+                path,
+                status or scope["type"],
+                extra={
+                    "method": scope.get("method", "WEBSOCKET"),
+                    "path": path,
+                    "status": status or None,
+                    "duration_ms": round(seconds * 1000, 2),
+                },
             )
             request_id.reset(token)
 
@@ -97,10 +104,22 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"data": None, "errors": [{
-            "message": f"the request is larger than {self.max_bytes} bytes",
-            "extensions": {"code": "LIMIT_EXCEEDED"},
-        }]}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        body = json.dumps(
+            {
+                "data": None,
+                "errors": [
+                    {
+                        "message": f"the request is larger than {self.max_bytes} bytes",
+                        "extensions": {"code": "LIMIT_EXCEEDED"},
+                    }
+                ],
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

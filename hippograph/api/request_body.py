@@ -69,14 +69,17 @@ def request_data(body: dict[str, Any]) -> GraphQLRequestData:
         raise BodyError("The GraphQL operation's `query` must be a string or null, if provided.")
     if query is not None and len(query) > MAX_DOCUMENT:
         # GraphQL's lexer reads a document a character at a time, on the event loop: long values go in variables.
-        raise BodyTooLarge(f"the GraphQL document is longer than {MAX_DOCUMENT} characters; send long values as variables")
+        raise BodyTooLarge(
+            f"the GraphQL document is longer than {MAX_DOCUMENT} characters; send long values as variables"
+        )
     if not isinstance(operation_name, (str, type(None))):
         raise BodyError("The GraphQL operation's `operationName` must be a string or null, if provided.")
     for name, part in (("variables", variables), ("extensions", extensions)):
         if not isinstance(part, (dict, type(None))):
             raise BodyError(f"The GraphQL operation's `{name}` must be an object or null, if provided.")
-    return GraphQLRequestData(query=query, variables=variables, operation_name=operation_name,
-                              extensions=extensions, protocol="http")
+    return GraphQLRequestData(
+        query=query, variables=variables, operation_name=operation_name, extensions=extensions, protocol="http"
+    )
 
 
 def charset_error(content_type: str) -> str | None:

@@ -76,7 +76,8 @@ class SocketWatch:
             await self._close(socket, "API key revoked" if revoked else "API key gone: its user was erased")
 
     async def run(self) -> None:
-        """Check every ``CHECK_EVERY`` seconds until cancelled; a failed round is logged and the next one still comes."""
+        """Check every ``CHECK_EVERY`` seconds until cancelled; a failed round is logged and the next one
+        still comes."""
         while True:
             await asyncio.sleep(CHECK_EVERY)
             try:

@@ -25,9 +25,16 @@ PROTOCOL = "graphql-transport-ws"
 # graphql-transport-ws closes a refused connection (no key, a revoked one) with 4403.
 REFUSED = 4403
 # A body that is not GraphQL's (a proxy's page) is read by its HTTP status.
-_BY_STATUS = {401: ErrorCode.UNAUTHENTICATED, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND,
-              413: ErrorCode.LIMIT_EXCEEDED, 429: ErrorCode.LIMIT_EXCEEDED, 502: ErrorCode.UNAVAILABLE,
-              503: ErrorCode.UNAVAILABLE, 504: ErrorCode.UNAVAILABLE}
+_BY_STATUS = {
+    401: ErrorCode.UNAUTHENTICATED,
+    403: ErrorCode.FORBIDDEN,
+    404: ErrorCode.NOT_FOUND,
+    413: ErrorCode.LIMIT_EXCEEDED,
+    429: ErrorCode.LIMIT_EXCEEDED,
+    502: ErrorCode.UNAVAILABLE,
+    503: ErrorCode.UNAVAILABLE,
+    504: ErrorCode.UNAVAILABLE,
+}
 
 
 def endpoint(url: str) -> str:
@@ -105,7 +112,9 @@ class AsyncClient:
         url = "ws" + self.endpoint.removeprefix("http")
         try:
             async with connect(url, subprotocols=[Subprotocol(PROTOCOL)], open_timeout=30) as ws:
-                await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {self._key}"}}))
+                await ws.send(
+                    json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {self._key}"}})
+                )
                 if json.loads(await ws.recv()).get("type") != "connection_ack":
                     raise HippographError(ErrorCode.UNAUTHENTICATED.value, "the server did not accept the connection")
                 await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": _body(operation)}))
@@ -130,6 +139,7 @@ class AsyncClient:
     async def __aenter__(self) -> AsyncClient:
         return self
 
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> None:
         await self.aclose()

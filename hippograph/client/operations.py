@@ -18,10 +18,32 @@ from typing import Any, Generic, Literal, TypeVar
 from hippograph.client.documents import decode, graphql_name, plain, selection
 from hippograph.client.errors import HippographError
 from hippograph.client.types import (
-    Chain, Direction, EdgeType, EntityType, ErasureCheck, ErasureReceipt, Forgotten, ItemScore, Memory, MemoryEvent, MemoryKind,
-    MemoryPage, Path, Priority, RecallProfile,
-    RecallResult, Recorded, Remembered, ScopeForgotten, Session, SessionEnded, SessionStarted, SessionTranscript, Tier,
-    TierUsage, TurnAppended,
+    Chain,
+    Direction,
+    EdgeType,
+    EntityType,
+    ErasureCheck,
+    ErasureReceipt,
+    Forgotten,
+    ItemScore,
+    Memory,
+    MemoryEvent,
+    MemoryKind,
+    MemoryPage,
+    Path,
+    Priority,
+    RecallProfile,
+    RecallResult,
+    Recorded,
+    Remembered,
+    ScopeForgotten,
+    Session,
+    SessionEnded,
+    SessionStarted,
+    SessionTranscript,
+    Tier,
+    TierUsage,
+    TurnAppended,
 )
 
 T = TypeVar("T")
@@ -59,10 +81,13 @@ class Spec:
         passed = ", ".join(f"{name}: ${name}" for name in self.variables if name not in self.nested)
         selected = selection(self.result)
         if self.payload is not None:
-            selected = (f"{{ __typename ... on {self.payload} {selected} ... on UserError {{ code message }} "
-                        "... on BadUserInputError { field } }")
-        object.__setattr__(self, "document",
-                           f"{self.kind} {self.name}({declared}) {{ {self.field}({passed}) {selected} }}")
+            selected = (
+                f"{{ __typename ... on {self.payload} {selected} ... on UserError {{ code message }} "
+                "... on BadUserInputError { field } }"
+            )
+        object.__setattr__(
+            self, "document", f"{self.kind} {self.name}({declared}) {{ {self.field}({passed}) {selected} }}"
+        )
 
     @property
     def name(self) -> str:
@@ -91,17 +116,34 @@ def _mutation(name: str, input_type: str, result: type, payload: str) -> Spec:
     return Spec("mutation", name, {"input": f"{input_type}!"}, result, payload=payload)
 
 
-RECALL = Spec("query", "recall", {"query": "String!", "priority": "Priority!", "profile": "RecallProfile!",
-                                  "tiers": "[Tier!]", "project": "ID", "session": "ID", "asOf": "DateTime",
-                                  "ranking": "Int!"},
-              RecallResult, nested=("ranking",))
+RECALL = Spec(
+    "query",
+    "recall",
+    {
+        "query": "String!",
+        "priority": "Priority!",
+        "profile": "RecallProfile!",
+        "tiers": "[Tier!]",
+        "project": "ID",
+        "session": "ID",
+        "asOf": "DateTime",
+        "ranking": "Int!",
+    },
+    RecallResult,
+    nested=("ranking",),
+)
 ITEM_SCORES = Spec("query", "itemScores", {"query": "String!", "memories": "[ID!]!"}, ItemScore, many=True)
 MEMORY = Spec("query", "memory", {"id": "ID!", "asOf": "DateTime"}, Memory)
 MEMORIES = Spec("query", "memories", {"filter": "MemoryFilter", "first": "Int!", "after": "String"}, MemoryPage)
 SESSION = Spec("query", "session", {"id": "ID!"}, Session)
 TRANSCRIPT = Spec("query", "session", {"id": "ID!"}, SessionTranscript, operation="Transcript")
-TRACE = Spec("query", "trace", {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!",
-                                "asOf": "DateTime"}, Path, many=True)
+TRACE = Spec(
+    "query",
+    "trace",
+    {"from": "ID!", "edgeTypes": "[EdgeType!]", "direction": "Direction!", "maxDepth": "Int!", "asOf": "DateTime"},
+    Path,
+    many=True,
+)
 CHAINS = Spec("query", "chains", {"project": "ID", "first": "Int!", "asOf": "DateTime"}, Chain, many=True)
 TIER_USAGE = Spec("query", "tierUsage", {"project": "ID", "session": "ID", "asOf": "DateTime"}, TierUsage, many=True)
 VERIFY_ERASURE = Spec("query", "verifyErasure", {"receipt": "ErasureReceiptInput!"}, ErasureCheck)
@@ -120,18 +162,55 @@ FORGET_USER = _mutation("forgetUser", "ForgetUserInput", ScopeForgotten, "ScopeF
 MEMORY_EVENTS = Spec("subscription", "memoryEvents", {"project": "ID"}, MemoryEvent)
 
 # Every document the client sends (the test validates each against schema.graphql).
-SPECS = (RECALL, MEMORY, MEMORIES, SESSION, TRANSCRIPT, TRACE, CHAINS, TIER_USAGE, VERIFY_ERASURE, REMEMBER, RECORD_DECISION,
-         RECORD_ERROR, RECORD_PATTERN, SET_PREFERENCE, START_SESSION, APPEND_TURN, END_SESSION, FORGET, FORGET_SESSION,
-         FORGET_PROJECT, FORGET_USER, MEMORY_EVENTS)
+SPECS = (
+    RECALL,
+    MEMORY,
+    MEMORIES,
+    SESSION,
+    TRANSCRIPT,
+    TRACE,
+    CHAINS,
+    TIER_USAGE,
+    VERIFY_ERASURE,
+    REMEMBER,
+    RECORD_DECISION,
+    RECORD_ERROR,
+    RECORD_PATTERN,
+    SET_PREFERENCE,
+    START_SESSION,
+    APPEND_TURN,
+    END_SESSION,
+    FORGET,
+    FORGET_SESSION,
+    FORGET_PROJECT,
+    FORGET_USER,
+    MEMORY_EVENTS,
+)
 
 
-def recall(query: str, *, priority: Priority = Priority.MEDIUM, profile: RecallProfile = RecallProfile.HYBRID,
-           tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
-           ranking: int = 20, as_of: datetime | None = None) -> Operation[RecallResult]:
+def recall(
+    query: str,
+    *,
+    priority: Priority = Priority.MEDIUM,
+    profile: RecallProfile = RecallProfile.HYBRID,
+    tiers: Sequence[Tier] | None = None,
+    project: str | None = None,
+    session: str | None = None,
+    ranking: int = 20,
+    as_of: datetime | None = None,
+) -> Operation[RecallResult]:
     """The caller's memories that best answer ``query`` within the priority's budget, and the first
     ``ranking`` rows of the ranking they were chosen from; with ``as_of``, from the store as it was then."""
-    return RECALL.bind(query=query, priority=priority, profile=profile, tiers=tiers, project=project, session=session,
-                       asOf=as_of, ranking=ranking)
+    return RECALL.bind(
+        query=query,
+        priority=priority,
+        profile=profile,
+        tiers=tiers,
+        project=project,
+        session=session,
+        asOf=as_of,
+        ranking=ranking,
+    )
 
 
 def memory(id: str, *, as_of: datetime | None = None) -> Operation[Memory]:
@@ -140,14 +219,31 @@ def memory(id: str, *, as_of: datetime | None = None) -> Operation[Memory]:
     return MEMORY.bind(id=id, asOf=as_of)
 
 
-def memories(*, tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
-             kinds: Sequence[MemoryKind] | None = None, include_archived: bool = False,
-             request_ids: Sequence[str] | None = None, first: int = 20, after: str | None = None) -> Operation[MemoryPage]:
+def memories(
+    *,
+    tiers: Sequence[Tier] | None = None,
+    project: str | None = None,
+    session: str | None = None,
+    kinds: Sequence[MemoryKind] | None = None,
+    include_archived: bool = False,
+    request_ids: Sequence[str] | None = None,
+    first: int = 20,
+    after: str | None = None,
+) -> Operation[MemoryPage]:
     """A page of the caller's memories, newest first (at most 100), each filter narrowing it (``request_ids``:
     the memories the writes of those request ids stored); ``after`` is the previous page's ``page_info.end_cursor``."""
-    return MEMORIES.bind(filter=_input(tiers=tiers, project=project, session=session, kinds=kinds,
-                                       include_archived=include_archived, request_ids=request_ids),
-                         first=first, after=after)
+    return MEMORIES.bind(
+        filter=_input(
+            tiers=tiers,
+            project=project,
+            session=session,
+            kinds=kinds,
+            include_archived=include_archived,
+            request_ids=request_ids,
+        ),
+        first=first,
+        after=after,
+    )
 
 
 def session(id: str) -> Operation[Session]:
@@ -160,8 +256,14 @@ def transcript(session: str) -> Operation[SessionTranscript]:
     return TRANSCRIPT.bind(id=session)
 
 
-def trace(from_: str, *, edge_types: Sequence[EdgeType] | None = None, direction: Direction = Direction.OUT,
-          max_depth: int = 3, as_of: datetime | None = None) -> Operation[list[Path]]:
+def trace(
+    from_: str,
+    *,
+    edge_types: Sequence[EdgeType] | None = None,
+    direction: Direction = Direction.OUT,
+    max_depth: int = 3,
+    as_of: datetime | None = None,
+) -> Operation[list[Path]]:
     """Paths through the knowledge graph from an entity, shortest first; with ``as_of``, as recorded by then."""
     return TRACE.bind(**{"from": from_}, edgeTypes=edge_types, direction=direction, maxDepth=max_depth, asOf=as_of)
 
@@ -171,8 +273,9 @@ def chains(*, project: str | None = None, first: int = 100, as_of: datetime | No
     return CHAINS.bind(project=project, first=first, asOf=as_of)
 
 
-def tier_usage(*, project: str | None = None, session: str | None = None,
-               as_of: datetime | None = None) -> Operation[list[TierUsage]]:
+def tier_usage(
+    *, project: str | None = None, session: str | None = None, as_of: datetime | None = None
+) -> Operation[list[TierUsage]]:
     """How full each tier of a scope is (long term always; project and session when named)."""
     return TIER_USAGE.bind(project=project, session=session, asOf=as_of)
 
@@ -185,19 +288,39 @@ def verify_erasure(receipt: ErasureReceipt) -> Operation[ErasureCheck]:
     return VERIFY_ERASURE.bind(receipt=fields)
 
 
-def remember(content: str, *, tier: Tier, kind: MemoryKind = MemoryKind.NOTE, project: str | None = None,
-             session: str | None = None, relevance: float | None = None, summary: str | None = None,
-             attributes: dict[str, Any] | None = None,
-             mentions: Sequence[tuple[EntityType, str]] | None = None, fields: Sequence[str] | None = None,
-             request_id: str | None = None) -> Operation[Remembered]:
+def remember(
+    content: str,
+    *,
+    tier: Tier,
+    kind: MemoryKind = MemoryKind.NOTE,
+    project: str | None = None,
+    session: str | None = None,
+    relevance: float | None = None,
+    summary: str | None = None,
+    attributes: dict[str, Any] | None = None,
+    mentions: Sequence[tuple[EntityType, str]] | None = None,
+    fields: Sequence[str] | None = None,
+    request_id: str | None = None,
+) -> Operation[Remembered]:
     """Store a memory under its tier's rules; a PROJECT memory needs ``project``, a SESSION one ``session``;
     an ITEM's ``fields`` are embedded each on its own (``item_scores``).
 
     A retry with the same ``request_id`` answers the first attempt's outcome instead of writing again."""
-    return REMEMBER.bind(input=_input(
-        content=content, tier=tier, kind=kind, project=project, session=session, relevance=relevance, summary=summary,
-        attributes=attributes, mentions=[{"type": t, "name": n} for t, n in mentions] if mentions else None,
-        fields=list(fields) if fields else None, request_id=request_id))
+    return REMEMBER.bind(
+        input=_input(
+            content=content,
+            tier=tier,
+            kind=kind,
+            project=project,
+            session=session,
+            relevance=relevance,
+            summary=summary,
+            attributes=attributes,
+            mentions=[{"type": t, "name": n} for t, n in mentions] if mentions else None,
+            fields=list(fields) if fields else None,
+            request_id=request_id,
+        )
+    )
 
 
 def item_scores(query: str, memories: Sequence[str]) -> Operation[list[ItemScore]]:
@@ -205,30 +328,70 @@ def item_scores(query: str, memories: Sequence[str]) -> Operation[list[ItemScore
     return ITEM_SCORES.bind(query=query, memories=list(memories))
 
 
-def record_decision(decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
-                    tier: Tier = Tier.PROJECT, project: str | None = None,
-                    session: str | None = None, request_id: str | None = None,
-                    informed_by: str | None = None) -> Operation[Recorded]:
+def record_decision(
+    decision: str,
+    *,
+    reason: str | None = None,
+    conflicts_with: Sequence[str] | None = None,
+    tier: Tier = Tier.PROJECT,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
+    informed_by: str | None = None,
+) -> Operation[Recorded]:
     """Record a decision; the active decisions it ``conflicts_with`` are closed; ``informed_by`` is the
     ``recall_id`` of the recall that informed it."""
-    return RECORD_DECISION.bind(input=_input(decision=decision, reason=reason, conflicts_with=conflicts_with, tier=tier,
-                                             project=project, session=session, request_id=request_id,
-                                             informed_by=informed_by))
+    return RECORD_DECISION.bind(
+        input=_input(
+            decision=decision,
+            reason=reason,
+            conflicts_with=conflicts_with,
+            tier=tier,
+            project=project,
+            session=session,
+            request_id=request_id,
+            informed_by=informed_by,
+        )
+    )
 
 
-def record_error(error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,
-                 project: str | None = None, session: str | None = None,
-                 request_id: str | None = None) -> Operation[Recorded]:
+def record_error(
+    error: str,
+    *,
+    fix: str | None = None,
+    caused_by: str | None = None,
+    tier: Tier = Tier.PROJECT,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
+) -> Operation[Recorded]:
     """Record an error, with its fix (error -SOLVED_BY-> fix) and the decision that caused it."""
-    return RECORD_ERROR.bind(input=_input(error=error, fix=fix, caused_by=caused_by, tier=tier, project=project,
-                                          session=session, request_id=request_id))
+    return RECORD_ERROR.bind(
+        input=_input(
+            error=error,
+            fix=fix,
+            caused_by=caused_by,
+            tier=tier,
+            project=project,
+            session=session,
+            request_id=request_id,
+        )
+    )
 
 
-def record_pattern(pattern: str, *, count: int = 1, tier: Tier = Tier.LONG_TERM, project: str | None = None,
-                   session: str | None = None, request_id: str | None = None) -> Operation[Recorded]:
+def record_pattern(
+    pattern: str,
+    *,
+    count: int = 1,
+    tier: Tier = Tier.LONG_TERM,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
+) -> Operation[Recorded]:
     """Record a recurring pattern."""
-    return RECORD_PATTERN.bind(input=_input(pattern=pattern, count=count, tier=tier, project=project, session=session,
-                                            request_id=request_id))
+    return RECORD_PATTERN.bind(
+        input=_input(pattern=pattern, count=count, tier=tier, project=project, session=session, request_id=request_id)
+    )
 
 
 def set_preference(key: str, value: str, *, request_id: str | None = None) -> Operation[Recorded]:
@@ -241,12 +404,20 @@ def start_session(id: str, *, project: str | None = None) -> Operation[SessionSt
     return START_SESSION.bind(input=_input(id=id, project=project))
 
 
-def append_turn(session: str, role: str, content: str, *, project: str | None = None,
-                ref: str | None = None, item: str | None = None) -> Operation[TurnAppended]:
+def append_turn(
+    session: str,
+    role: str,
+    content: str,
+    *,
+    project: str | None = None,
+    ref: str | None = None,
+    item: str | None = None,
+) -> Operation[TurnAppended]:
     """Append a turn to a session's transcript (past its trigger share of the budget the oldest third is summarised);
     ``item`` is the turn's structure in its host (a JSON object, as text), given back by the transcript as it was."""
-    return APPEND_TURN.bind(input=_input(session=session, role=role, content=content, project=project, ref=ref,
-                                         item=item))
+    return APPEND_TURN.bind(
+        input=_input(session=session, role=role, content=content, project=project, ref=ref, item=item)
+    )
 
 
 def end_session(id: str) -> Operation[SessionEnded]:

@@ -215,8 +215,12 @@ class RecallWeights:
 
     def score(self, c: ScoreComponents) -> float:
         """The score these weights give these components."""
-        weighted = (self.vector * (c.vector or 0.0) + self.keyword * c.keyword + self.recency * c.recency
-                    + self.relation * c.relation)
+        weighted = (
+            self.vector * (c.vector or 0.0)
+            + self.keyword * c.keyword
+            + self.recency * c.recency
+            + self.relation * c.relation
+        )
         return max(weighted * (1 + self.time_boost * c.time) * (1 + self.period_boost * c.period), c.carried)
 
 

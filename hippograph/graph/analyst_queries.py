@@ -42,7 +42,8 @@ ORDER BY error.createdAt, error.id
 RETURN error.name AS error, knownThen,
        CASE WHEN causeThen THEN decision.name END AS decisionThen,
        CASE WHEN NOT causeThen OR decision IS NULL THEN null
-            WHEN coalesce(decision.closedAt, decision.validUntil) <= $asOf THEN 'closed' ELSE 'open' END AS decisionStateThen,
+            WHEN coalesce(decision.closedAt, decision.validUntil) <= $asOf THEN 'closed' ELSE 'open'
+       END AS decisionStateThen,
        CASE WHEN solved.createdAt <= $asOf THEN fix.name END AS fixThen,
        [change IN [CASE WHEN NOT knownThen THEN 'error recorded' END,
                    CASE WHEN caused.createdAt > $asOf THEN 'traced to ' + decision.name END,

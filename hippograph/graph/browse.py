@@ -35,7 +35,8 @@ ENTITY_THEN = history.closed_field(ENTITY_FIELDS, "e")
 # the index of request ids (``memory_request``), whatever the size of the user's store.
 ALL_MEMORIES = "MATCH (m:Memory {userId: $userId})"
 REQUESTED_MEMORIES = "UNWIND $requestIds AS requestId MATCH (m:Memory {userId: $userId, requestId: requestId})"
-MEMORIES_PAGE = f"""
+MEMORIES_PAGE = (
+    f"""
 WHERE ($tiers IS NULL OR m.tier IN $tiers)
   AND ($projectId IS NULL OR m.projectId = $projectId)
   AND ($sessionId IS NULL OR m.sessionId = $sessionId)
@@ -47,11 +48,14 @@ WHERE ($tiers IS NULL OR m.tier IN $tiers)
        OR m.createdAt < datetime({{epochSeconds: $afterSeconds, nanosecond: $afterNanos}})
        OR (m.createdAt = datetime({{epochSeconds: $afterSeconds, nanosecond: $afterNanos}}) AND m.id < $afterId))
 WITH m ORDER BY m.createdAt DESC, m.id DESC LIMIT $limit
-""" + history.VERSION_THEN + f"""
+"""
+    + history.VERSION_THEN
+    + f"""
 RETURN m {{ {history.closed_field(MEMORY_FIELDS, "m")}, cursorSeconds: m.createdAt.epochSeconds,
             cursorNanos: m.createdAt.nanosecond }} AS memory,
        {history.VERSION_FIELDS} AS version, {history.archived_then("m")} AS archivedThen
 """
+)
 
 ENTITIES_PAGE = f"""
 MATCH (e:Entity {{userId: $userId}})
@@ -78,7 +82,8 @@ UNWIND $ids AS id
 MATCH (e:Entity {{id: id, userId: $userId}})
 OPTIONAL MATCH (m:Memory {{userId: $userId}})-[rel:MENTIONS|RECORDS]->(e)
 WITH id, m, rel ORDER BY m.createdAt DESC, m.id
-WITH id, collect(CASE WHEN m IS NULL THEN null ELSE {{relation: type(rel), memory: m {{ {MEMORY_FIELDS} }} }} END) AS rows
+WITH id, collect(CASE WHEN m IS NULL THEN null
+                     ELSE {{relation: type(rel), memory: m {{ {MEMORY_FIELDS} }} }} END) AS rows
 RETURN id, rows[..$limit] AS rows
 """
 
@@ -88,7 +93,8 @@ UNWIND $ids AS id
 MATCH (m:Memory {{id: id, userId: $userId}})
 OPTIONAL MATCH (m)-[rel:MENTIONS|RECORDS]->(e:Entity {{userId: $userId}})
 WITH id, e, rel ORDER BY e.normName, e.id
-RETURN id, collect(CASE WHEN e IS NULL THEN null ELSE {{relation: type(rel), entity: e {{ {ENTITY_FIELDS} }} }} END) AS rows
+RETURN id, collect(CASE WHEN e IS NULL THEN null
+                       ELSE {{relation: type(rel), entity: e {{ {ENTITY_FIELDS} }} }} END) AS rows
 """
 
 ENTITY_EXISTS = """
@@ -134,8 +140,9 @@ RETURN head([e IN [decision] WHERE e IS NOT NULL | e { __ENTITY__ }]) AS decisio
 """.replace("__ENTITY__", ENTITY_THEN)
 for _node in ("error", "decision", "fix"):
     CHAINS = CHAINS.replace(f"__RECORDED__{_node}__", history.recorded_by(_node))
-CHAINS = (CHAINS.replace("__EDGE_THEN__caused__", EDGE_THEN.replace("r.", "caused."))
-          .replace("__EDGE_THEN__solved__", EDGE_THEN.replace("r.", "solved.")))
+CHAINS = CHAINS.replace("__EDGE_THEN__caused__", EDGE_THEN.replace("r.", "caused.")).replace(
+    "__EDGE_THEN__solved__", EDGE_THEN.replace("r.", "solved.")
+)
 
 
 @cache
@@ -164,10 +171,19 @@ def memories_page(
 ) -> list[dict[str, Any]]:
     seconds, nanos, after_id = after if after is not None else (None, None, None)
     result = tx.run(
-        (ALL_MEMORIES if request_ids is None else REQUESTED_MEMORIES) + MEMORIES_PAGE, requestIds=request_ids,
-        userId=user_id, tiers=list(tiers) if tiers is not None else None, projectId=project_id,
-        sessionId=session_id, kinds=list(kinds) if kinds is not None else None, includeArchived=include_archived,
-        includeClosed=include_closed, afterSeconds=seconds, afterNanos=nanos, afterId=after_id, limit=limit,
+        (ALL_MEMORIES if request_ids is None else REQUESTED_MEMORIES) + MEMORIES_PAGE,
+        requestIds=request_ids,
+        userId=user_id,
+        tiers=list(tiers) if tiers is not None else None,
+        projectId=project_id,
+        sessionId=session_id,
+        kinds=list(kinds) if kinds is not None else None,
+        includeArchived=include_archived,
+        includeClosed=include_closed,
+        afterSeconds=seconds,
+        afterNanos=nanos,
+        afterId=after_id,
+        limit=limit,
         asOf=as_of,
     )
     return [history.as_it_was(dict(r["memory"]), r["version"], r["archivedThen"]) for r in result]
@@ -185,8 +201,14 @@ def entities_page(
 ) -> list[dict[str, Any]]:
     after_name, after_id = after if after is not None else (None, None)
     result = tx.run(
-        ENTITIES_PAGE, userId=user_id, type=entity_type, search=search, scopeKey=scope_key,
-        afterName=after_name, afterId=after_id, limit=limit,
+        ENTITIES_PAGE,
+        userId=user_id,
+        type=entity_type,
+        search=search,
+        scopeKey=scope_key,
+        afterName=after_name,
+        afterId=after_id,
+        limit=limit,
     )
     return [dict(r["entity"]) for r in result]
 
@@ -223,8 +245,13 @@ def trace(
     as_of: datetime | None = None,
 ) -> list[dict[str, Any]]:
     result = tx.run(
-        trace_statement(direction, max_depth), userId=user_id, fromId=from_id, types=list(types), limit=limit,
-        scan=scan, asOf=as_of,
+        trace_statement(direction, max_depth),
+        userId=user_id,
+        fromId=from_id,
+        types=list(types),
+        limit=limit,
+        scan=scan,
+        asOf=as_of,
     )
     return [{"nodes": [dict(n) for n in r["nodes"]], "edges": [dict(e) for e in r["edges"]]} for r in result]
 
@@ -234,7 +261,10 @@ def chains(
 ) -> list[dict[str, Any]]:
     result = tx.run(CHAINS, userId=user_id, scopeKey=scope_key, limit=limit, asOf=as_of)
     return [
-        {"decision": dict(r["decision"]) if r["decision"] else None, "error": dict(r["error"]),
-         "fix": dict(r["fix"]) if r["fix"] else None}
+        {
+            "decision": dict(r["decision"]) if r["decision"] else None,
+            "error": dict(r["error"]),
+            "fix": dict(r["fix"]) if r["fix"] else None,
+        }
         for r in result
     ]

@@ -45,7 +45,9 @@ SET m.archived = true, m.archivedAt = datetime()
 def tier_snapshot(
     tx: ManagedTransaction, user_id: str, tier: str, project_id: str | None, session_id: str | None
 ) -> list[dict[str, Any]]:
-    return [dict(r) for r in tx.run(TIER_SNAPSHOT, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id)]
+    return [
+        dict(r) for r in tx.run(TIER_SNAPSHOT, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id)
+    ]
 
 
 def summarise_memories(tx: ManagedTransaction, user_id: str, rows: Sequence[dict[str, Any]]) -> None:

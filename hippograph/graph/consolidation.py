@@ -22,12 +22,15 @@ ORDER BY id
 """
 
 # Memories that may be merged with each other: same user, tier and scope, still live.
-LIVE_EMBEDDINGS = store_model.CURRENT + f"""
+LIVE_EMBEDDINGS = (
+    store_model.CURRENT
+    + f"""
 MATCH (m:Memory {{userId: $userId}})
 WHERE {in_lifecycle("m")} AND m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL
 RETURN m.id AS id, m.tier AS tier, m.projectId AS projectId, m.sessionId AS sessionId, m.kind AS kind,
        m[vectors] AS embedding, m.createdAt AS createdAt, m.accessCount AS accessCount
 """
+)
 
 # One survives; it takes over provenance (edges, and the sessions and turns it was said in), mentions,
 # records, derived memories and accesses. The other stays as history (``history.SUPERSEDE``).
@@ -62,7 +65,8 @@ SET keep.accessCount = coalesce(keep.accessCount, 0) + coalesce(drop.accessCount
     keep.mergedFrom = coalesce(keep.mergedFrom, []) + drop.id,
     keep.attributes = $attributes,
     keep.sourceSessions = CASE WHEN drop.sourceSessions IS NULL THEN keep.sourceSessions ELSE
-      coalesce(keep.sourceSessions, []) + [s IN drop.sourceSessions WHERE NOT s IN coalesce(keep.sourceSessions, [])] END,
+      coalesce(keep.sourceSessions, [])
+        + [s IN drop.sourceSessions WHERE NOT s IN coalesce(keep.sourceSessions, [])] END,
     keep.sourceTurns = CASE WHEN drop.sourceTurns IS NULL THEN keep.sourceTurns ELSE
       coalesce(keep.sourceTurns, []) + [t IN drop.sourceTurns WHERE NOT t IN coalesce(keep.sourceTurns, [])] END
 WITH keep AS new, drop AS old
@@ -85,12 +89,16 @@ RETURN m.id AS id, m.content AS content, m.kind AS kind, m.accessCount AS access
        coalesce(session.projectId, m.projectId) AS projectId
 """
 
-PROJECT_MEMORIES = store_model.CURRENT + f"""
+PROJECT_MEMORIES = (
+    store_model.CURRENT
+    + f"""
 MATCH (m:Memory {{userId: $userId, tier: 'PROJECT'}})
-WHERE {in_lifecycle("m")} AND m.archived = false AND m.validUntil IS NULL AND m[vectors] IS NOT NULL AND m.projectId IS NOT NULL
+WHERE {in_lifecycle("m")} AND m.archived = false AND m.validUntil IS NULL
+      AND m[vectors] IS NOT NULL AND m.projectId IS NOT NULL
 RETURN m.id AS id, m.projectId AS projectId, m.content AS content, m[vectors] AS embedding,
        EXISTS {{ MATCH (:Memory {{kind: 'rule'}})-[:RELATED_TO]->(m) }} AS generalised
 """
+)
 
 RELATE_RULE = """
 MATCH (rule:Memory {id: $ruleId, userId: $userId})
@@ -121,7 +129,10 @@ def live_embeddings(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]
 
 
 def merge_duplicate(tx: ManagedTransaction, user_id: str, keep_id: str, drop_id: str, attributes: str | None) -> bool:
-    return tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes).single() is not None
+    return (
+        tx.run(MERGE_DUPLICATE, userId=user_id, keepId=keep_id, dropId=drop_id, attributes=attributes).single()
+        is not None
+    )
 
 
 def supersede_by(tx: ManagedTransaction, user_id: str, old_id: str, new_id: str) -> None:
@@ -137,7 +148,9 @@ def project_memories(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any
 
 
 def relate_rule(tx: ManagedTransaction, user_id: str, rule_id: str, member_ids: Sequence[str]) -> int:
-    return int(tx.run(RELATE_RULE, userId=user_id, ruleId=rule_id, memberIds=list(member_ids)).single(strict=True)["related"])
+    return int(
+        tx.run(RELATE_RULE, userId=user_id, ruleId=rule_id, memberIds=list(member_ids)).single(strict=True)["related"]
+    )
 
 
 def decay(tx: ManagedTransaction, user_id: str, now: str, days: int, factor: float) -> list[str]:

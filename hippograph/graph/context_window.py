@@ -18,5 +18,7 @@ LIMIT $limit
 """
 
 
-def standing_memories(tx: ManagedTransaction, user_id: str, project_id: str | None, limit: int = 200) -> list[dict[str, Any]]:
+def standing_memories(
+    tx: ManagedTransaction, user_id: str, project_id: str | None, limit: int = 200
+) -> list[dict[str, Any]]:
     return [dict(r) for r in tx.run(STANDING_MEMORIES, userId=user_id, projectId=project_id, limit=limit)]

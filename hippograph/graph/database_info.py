@@ -47,9 +47,11 @@ def unsupported_server(driver: Driver, database: str) -> str | None:
     if numbers >= MINIMUM_NEO4J:
         return None
     needed = ".".join(str(n).zfill(2) if i else str(n) for i, n in enumerate(MINIMUM_NEO4J))
-    return (f"Neo4j {version} ({edition}) is too old: hippograph needs Neo4j {needed} or newer, whose vector index "
-            "filters by tenant inside the index; upgrade the server (`hippograph neo4j start` runs a new enough local one, "
-            "and dumps an older local store before upgrading it)")
+    return (
+        f"Neo4j {version} ({edition}) is too old: hippograph needs Neo4j {needed} or newer, whose vector index "
+        "filters by tenant inside the index; upgrade the server (`hippograph neo4j start` runs a new enough local one, "
+        "and dumps an older local store before upgrading it)"
+    )
 
 
 def missing_vector_filters(driver: Driver, database: str, name: str = "memory_embedding") -> list[str]:

@@ -189,7 +189,8 @@ RETURN owner {{.id, .type, .lastUpdated, .documentKeys, .architectureKeys}} AS o
 LONG_TERM_DOCUMENT = f"""
 MATCH (owner:User {{id: $userId}})
 WHERE owner.longTermKeys IS NOT NULL
-RETURN owner {{.id, documentKeys: owner.longTermKeys, .learningProgressKeys, lastUpdated: owner.longTermUpdated}} AS owner,
+RETURN owner {{.id, documentKeys: owner.longTermKeys, .learningProgressKeys,
+               lastUpdated: owner.longTermUpdated}} AS owner,
        {_ENTRIES} AS entries
 """
 
@@ -224,7 +225,8 @@ def save_long_term(tx: ManagedTransaction, user_id: str, properties: dict[str, A
 def save_session(
     tx: ManagedTransaction, user_id: str, session_id: str, properties: dict[str, Any], tasks: Sequence[dict[str, Any]]
 ) -> tuple[str, dict[int, str], list[str]] | None:
-    """(session elementId, task position → elementId, memory ids the previous tasks held), or None without the session."""
+    """(session elementId, task position → elementId, memory ids the previous tasks held), or None
+    without the session."""
     record = tx.run(SAVE_SESSION, userId=user_id, sessionId=session_id, tasks=list(tasks), **properties).single()
     if record is None:
         return None

@@ -51,5 +51,6 @@ def verify_connectivity(driver: Driver, settings: Settings) -> None:
         ) from None
     except (ServiceUnavailable, OSError) as exc:
         raise Neo4jUnavailable(
-            f"Neo4j is not reachable at {settings.neo4j_uri} ({type(exc).__name__}); start it with `hippograph neo4j start` or set NEO4J_URI"
+            f"Neo4j is not reachable at {settings.neo4j_uri} ({type(exc).__name__}); "
+            "start it with `hippograph neo4j start` or set NEO4J_URI"
         ) from None

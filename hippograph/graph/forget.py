@@ -1,4 +1,5 @@
-"""Cypher for forgetting entities, turns, sessions, projects and whole users (memories: ``memories.DELETE_MEMORIES``)."""
+"""Cypher for forgetting entities, turns, sessions, projects and whole users (memories:
+``memories.DELETE_MEMORIES``)."""
 
 from __future__ import annotations
 
@@ -100,7 +101,9 @@ COUNT_USER_NODES = USER_NODES + "RETURN count(n) AS nodes"
 
 # Everything a user owns, in bounded batches so a large user does not need one huge transaction;
 # each batch says how many of each kind went (a task is part of its session's document).
-DELETE_USER_BATCH = USER_NODES + """WITH n LIMIT $batch
+DELETE_USER_BATCH = (
+    USER_NODES
+    + """WITH n LIMIT $batch
 WITH collect(n) AS doomed
 WITH doomed, {
   memories: size([n IN doomed WHERE n:Memory]), entities: size([n IN doomed WHERE n:Entity]),
@@ -113,6 +116,7 @@ WITH doomed, {
 FOREACH (n IN doomed | DETACH DELETE n)
 RETURN size(doomed) AS deleted, counts, removed, relationships
 """
+)
 
 DELETE_USER_NODE = """
 MATCH (user:User {id: $userId})
@@ -164,9 +168,13 @@ def project_to_forget(tx: ManagedTransaction, user_id: str, project_id: str) -> 
     return dict(tx.run(PROJECT_TO_FORGET, userId=user_id, projectId=project_id).single(strict=True))
 
 
-def scope_memories(tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None) -> list[str]:
+def scope_memories(
+    tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None
+) -> list[str]:
     """Ids of the memories the sessions (and the project, when given) own or that derive from them."""
-    record = tx.run(SCOPE_MEMORIES, userId=user_id, sessionIds=list(session_ids), projectId=project_id).single(strict=True)
+    record = tx.run(SCOPE_MEMORIES, userId=user_id, sessionIds=list(session_ids), projectId=project_id).single(
+        strict=True
+    )
     return list(record["ids"])
 
 
@@ -188,7 +196,11 @@ def delete_user_batch(tx: ManagedTransaction, user_id: str, batch: int = 5000) -
     record = tx.run(DELETE_USER_BATCH, userId=user_id, batch=batch).single(strict=True)
     if not record["deleted"]:
         return {}
-    return {**record["counts"], "removed": [dict(n) for n in record["removed"]], "relationships": record["relationships"]}
+    return {
+        **record["counts"],
+        "removed": [dict(n) for n in record["removed"]],
+        "relationships": record["relationships"],
+    }
 
 
 def delete_user_node(tx: ManagedTransaction, user_id: str) -> tuple[int, list[str]]:

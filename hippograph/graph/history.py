@@ -37,14 +37,18 @@ def recorded_by(node: str) -> str:
 
 def archived_then(node: str) -> str:
     """``node`` was archived at ``$asOf`` (one archived at an unknown time counts as archived at any)."""
-    return (f"CASE WHEN $asOf IS NULL THEN coalesce({node}.archived, false) "
-            f"ELSE coalesce({node}.archivedAt <= $asOf, coalesce({node}.archived, false)) END")
+    return (
+        f"CASE WHEN $asOf IS NULL THEN coalesce({node}.archived, false) "
+        f"ELSE coalesce({node}.archivedAt <= $asOf, coalesce({node}.archived, false)) END"
+    )
 
 
 def closed_then(node: str) -> str:
     """``node`` was closed (``validUntil`` recorded) at ``$asOf``."""
-    return (f"CASE WHEN $asOf IS NULL THEN {node}.validUntil IS NOT NULL "
-            f"ELSE coalesce({node}.closedAt <= $asOf, {node}.validUntil IS NOT NULL) END")
+    return (
+        f"CASE WHEN $asOf IS NULL THEN {node}.validUntil IS NOT NULL "
+        f"ELSE coalesce({node}.closedAt <= $asOf, {node}.validUntil IS NOT NULL) END"
+    )
 
 
 def visible(node: str) -> str:

@@ -15,7 +15,9 @@ from neo4j import ManagedTransaction
 from hippograph.graph import store_model
 
 # Neo4j's vector.similarity.cosine is (1 + cosine) / 2; a score is the cosine itself, as upstream's.
-BEST_FIELD_SCORES = store_model.CURRENT + """
+BEST_FIELD_SCORES = (
+    store_model.CURRENT
+    + """
 UNWIND $ids AS id
 MATCH (m:Memory {id: id, userId: $userId})
 WITH m, vectors, size($vector) AS d
@@ -28,10 +30,14 @@ WITH m, CASE
 WHERE size(similarities) > 0
 RETURN m.id AS id, 2 * reduce(best = 0.0, s IN similarities | CASE WHEN s > best THEN s ELSE best END) - 1 AS score
 """
+)
 
 
-def best_field_scores(tx: ManagedTransaction, user_id: str, ids: Sequence[str], vector: list[float],
-                      model: str) -> dict[str, float]:
+def best_field_scores(
+    tx: ManagedTransaction, user_id: str, ids: Sequence[str], vector: list[float], model: str
+) -> dict[str, float]:
     """Each of the user's memories among ``ids`` with its best field's cosine to ``vector``."""
-    return {r["id"]: float(r["score"])
-            for r in tx.run(BEST_FIELD_SCORES, userId=user_id, ids=list(ids), vector=vector, model=model)}
+    return {
+        r["id"]: float(r["score"])
+        for r in tx.run(BEST_FIELD_SCORES, userId=user_id, ids=list(ids), vector=vector, model=model)
+    }

@@ -10,7 +10,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction, Session
 
-KEY_FIELDS = "id: key.id, userId: key.userId, role: key.role, revoked: key.revoked, createdAt: key.createdAt, revokedAt: key.revokedAt"
+KEY_FIELDS = (
+    "id: key.id, userId: key.userId, role: key.role, revoked: key.revoked, "
+    "createdAt: key.createdAt, revokedAt: key.revokedAt"
+)
 
 CREATE_KEY = f"""
 MERGE (user:User {{id: $userId}})

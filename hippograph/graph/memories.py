@@ -63,10 +63,16 @@ SET user.lastWriteAt = datetime()
 
 # As of $asOf (null: now): the memories recorded by then, with the text and closure they had then.
 GET_MEMORIES = (
-    "UNWIND $ids AS id\nMATCH (m:Memory {id: id, userId: $userId})\nWHERE " + history.recorded_by("m")
+    "UNWIND $ids AS id\nMATCH (m:Memory {id: id, userId: $userId})\nWHERE "
+    + history.recorded_by("m")
     + history.VERSION_THEN
-    + "RETURN m { " + history.closed_field(MEMORY_FIELDS, "m") + " } AS memory, "
-    + history.VERSION_FIELDS + " AS version, " + history.archived_then("m") + " AS archivedThen\n"
+    + "RETURN m { "
+    + history.closed_field(MEMORY_FIELDS, "m")
+    + " } AS memory, "
+    + history.VERSION_FIELDS
+    + " AS version, "
+    + history.archived_then("m")
+    + " AS archivedThen\n"
 )
 
 # The stored attributes (JSON text) of live memories: provenance merges read them and write the union.
@@ -173,20 +179,26 @@ SET n.preceding = preceding
 """
 
 # After memories were written or their text changed: their own places in their timelines.
-PRECEDING_AFTER_WRITE = """
+PRECEDING_AFTER_WRITE = (
+    """
 UNWIND $ids AS id
 MATCH (m:Memory {id: id, userId: $userId})
 WHERE m.sessionId IS NOT NULL
 WITH m.sessionId AS sessionId, m.createdAt AS at
-""" + REFRESH_PRECEDING
+"""
+    + REFRESH_PRECEDING
+)
 
 # After memories were deleted: the places they held, as DELETE_MEMORIES returns them. The instant
 # travels as seconds and nanoseconds: a datetime sent back as a parameter carries a zone name
 # where the stored one has an offset, and the two then compare as different times.
-PRECEDING_AFTER_DELETE = """
+PRECEDING_AFTER_DELETE = (
+    """
 UNWIND $places AS place
 WITH place.sessionId AS sessionId, datetime({epochSeconds: place.seconds, nanosecond: place.nanosecond}) AS at
-""" + REFRESH_PRECEDING
+"""
+    + REFRESH_PRECEDING
+)
 
 # A promoted memory keeps the accesses that earned its promotion.
 CARRY_ACCESSES = """
@@ -212,7 +224,8 @@ RETURN count(source) AS linked
 # ``sourceTurns`` "<session>#<position>" of the turns it derives from (a session id never holds '#').
 # Said again, or merged, a memory unites both lists. A fragment for `m` and `$sessionId`.
 RECORD_SOURCE = """
-SET m.sourceSessions = coalesce(m.sourceSessions, []) + [s IN [$sessionId] WHERE NOT s IN coalesce(m.sourceSessions, [])],
+SET m.sourceSessions = coalesce(m.sourceSessions, [])
+                       + [s IN [$sessionId] WHERE NOT s IN coalesce(m.sourceSessions, [])],
     m.sourceTurns = coalesce(m.sourceTurns, []) + COLLECT {
       MATCH (m)-[:DERIVED_FROM]->(turn:Turn {userId: $userId, sessionId: $sessionId})
       WITH $sessionId + '#' + toString(turn.position) AS said, turn.position AS position
@@ -278,8 +291,10 @@ def get_memories(
     tx: ManagedTransaction, user_id: str, ids: Sequence[str], as_of: datetime | None = None
 ) -> list[dict[str, Any]]:
     """The user's memories among ``ids``; as of ``as_of``, those recorded by then as they read then."""
-    return [history.as_it_was(r["memory"], r["version"], r["archivedThen"])
-            for r in tx.run(GET_MEMORIES, userId=user_id, ids=list(ids), asOf=as_of)]
+    return [
+        history.as_it_was(r["memory"], r["version"], r["archivedThen"])
+        for r in tx.run(GET_MEMORIES, userId=user_id, ids=list(ids), asOf=as_of)
+    ]
 
 
 def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict[str, str | None]:
@@ -289,19 +304,28 @@ def attributes(tx: ManagedTransaction, user_id: str, ids: Sequence[str]) -> dict
 
 def find_by_hashes(tx: ManagedTransaction, user_id: str, content_hashes: Sequence[str]) -> dict[str, str]:
     """Stored memory ids by content hash, for the hashes that are stored."""
-    return {r["contentHash"]: r["id"] for r in tx.run(FIND_BY_HASHES, userId=user_id, contentHashes=list(content_hashes))}
+    return {
+        r["contentHash"]: r["id"] for r in tx.run(FIND_BY_HASHES, userId=user_id, contentHashes=list(content_hashes))
+    }
 
 
 def find_by_request_ids(tx: ManagedTransaction, user_id: str, request_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
     """(memory id, content hash) by request id, for the requests whose memory is stored."""
-    return {r["requestId"]: (r["id"], r["contentHash"])
-            for r in tx.run(FIND_BY_REQUEST_IDS, userId=user_id, requestIds=list(request_ids))}
+    return {
+        r["requestId"]: (r["id"], r["contentHash"])
+        for r in tx.run(FIND_BY_REQUEST_IDS, userId=user_id, requestIds=list(request_ids))
+    }
 
 
 def tier_usage(
-    tx: ManagedTransaction, user_id: str, tier: str, project_id: str | None, session_id: str | None,
+    tx: ManagedTransaction,
+    user_id: str,
+    tier: str,
+    project_id: str | None,
+    session_id: str | None,
     as_of: datetime | None = None,
 ) -> tuple[int, int]:
-    record = tx.run(TIER_USAGE, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id,
-                    asOf=as_of).single(strict=True)
+    record = tx.run(
+        TIER_USAGE, userId=user_id, tier=tier, projectId=project_id, sessionId=session_id, asOf=as_of
+    ).single(strict=True)
     return int(record["used"]), int(record["items"])

@@ -85,7 +85,9 @@ class Migration:
                 raise MigrationError(f"{self.path.name}: placeholder ${{{name}}} has no value")
             value = parameters[name]
             if not (isinstance(value, int) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(value))):
-                raise MigrationError(f"{self.path.name}: placeholder ${{{name}}} must be a number or identifier, got {value!r}")
+                raise MigrationError(
+                    f"{self.path.name}: placeholder ${{{name}}} must be a number or identifier, got {value!r}"
+                )
             return str(value)
 
         return split_statements(PLACEHOLDER.sub(fill, self.text))
@@ -123,8 +125,9 @@ def pending(driver: Driver, database: str, folder: Path) -> list[Migration]:
     return _check_chain(discover(folder), applied(driver, database))
 
 
-def migrate(driver: Driver, database: str, folder: Path, parameters: dict[str, object],
-            log: Callable[[str], object] = print) -> list[Migration]:
+def migrate(
+    driver: Driver, database: str, folder: Path, parameters: dict[str, object], log: Callable[[str], object] = print
+) -> list[Migration]:
     """Apply every pending migration in order; return what was applied (empty if none)."""
     owner = f"{socket.gethostname()}:{os.getpid()}"
     with driver.session(database=database) as session:
@@ -162,8 +165,13 @@ def migrate(driver: Driver, database: str, folder: Path, parameters: dict[str, o
 
 def _record(tx: ManagedTransaction, migration: Migration, owner: str, duration_ms: int) -> None:
     tx.run(
-        RECORD, version=migration.version, description=migration.description, checksum=migration.checksum,
-        source=migration.path.name, owner=owner, durationMs=duration_ms,
+        RECORD,
+        version=migration.version,
+        description=migration.description,
+        checksum=migration.checksum,
+        source=migration.path.name,
+        owner=owner,
+        durationMs=duration_ms,
     ).consume()
 
 
@@ -172,7 +180,9 @@ def _check_chain(files: list[Migration], done: list[AppliedMigration]) -> list[M
     for record in done:
         migration = by_version.get(record.version)
         if migration is None:
-            raise MigrationError(f"migration V{record.version} ({record.description}) was applied but its file is missing")
+            raise MigrationError(
+                f"migration V{record.version} ({record.description}) was applied but its file is missing"
+            )
         if migration.checksum != record.checksum:
             raise MigrationError(
                 f"{migration.path.name} changed after it was applied (checksum {record.checksum[:12]}… in the graph, "
@@ -193,7 +203,7 @@ def split_statements(text: str) -> list[str]:
             end = i + 1
             while end < n and text[end] != ch:
                 end += 2 if text[end] == "\\" and ch != "`" else 1
-            current.append(text[i:end + 1])
+            current.append(text[i : end + 1])
             i = end + 1
         elif text.startswith("//", i):
             end = text.find("\n", i)

@@ -10,8 +10,9 @@ It runs in one read transaction and, in order:
    (``memory_embedding``, or the other: ``hippograph.graph.store_model``) searched with the scope
    as its filter (``SEARCH … WHERE m.userId = $userId AND m.tier IN …``: the index holds those
    properties; tiers whose scope reads alike share a search, and a per-tier profile searches each
-   tier alone; each search asks for at least ``indexK``, which a wide tenant needs for its exact nearest). Then per tier the top ``tierK[tier]`` above
-   ``minCosine[tier]``, and overall the top ``vectorK``;
+   tier alone; each search asks for at least ``indexK``, which a wide tenant needs for its exact
+   nearest). Then per tier the top ``tierK[tier]`` above ``minCosine[tier]``, and overall the top
+   ``vectorK``;
 3. **keyword candidates** — the ``memory_text`` full-text index asked, one keyword at a
    time and within the caller's nodes (the queries are built in
    ``hippograph.memory.recall.lucene``), which of the caller's memories hold the keyword — in their
@@ -129,7 +130,8 @@ INDEX_SEARCH = """
           WHEN any(tier IN __TIERS__ WHERE tier IN $tiers) THEN {
             MATCH (m:Memory)
               SEARCH m IN (VECTOR INDEX __VECTOR_INDEX__ FOR $embedding
-                           WHERE m.userId = $userId AND m.tier IN [tier IN __TIERS__ WHERE tier IN $tiers]__SCOPE____IN_USE__
+                           WHERE m.userId = $userId
+                             AND m.tier IN [tier IN __TIERS__ WHERE tier IN $tiers]__SCOPE____IN_USE__
                            LIMIT __LIMIT__) SCORE AS score
             RETURN m, score * 2.0 - 1.0 AS cosine
           }
@@ -157,7 +159,9 @@ CALL (owned) {
     WITH collect({holding: holding, idf: log(1.0 + (mine - size(holding) + 0.5) / (size(holding) + 0.5))}) AS terms
     // What a memory holding every keyword that some memory holds would score: a memory's keyword
     // component is its share of that, so a query whose keywords found little lends little.
-    WITH terms, reduce(total = 0.0, term IN terms | total + CASE WHEN size(term.holding) > 0 THEN term.idf ELSE 0.0 END) AS coverage
+    WITH terms,
+         reduce(total = 0.0, term IN terms | total + CASE WHEN size(term.holding) > 0 THEN term.idf ELSE 0.0 END)
+           AS coverage
     UNWIND terms AS term
     UNWIND term.holding AS m
     WITH m, term.idf AS idf, coverage WHERE __IN_SCOPE__
@@ -194,7 +198,8 @@ CALL () {
   WITH collect({m: m, hops: hops}) AS reached
   // Every reached memory keeps its distance; only the nearest graphK are candidates on that ground alone.
   RETURN [i IN range(0, size(reached) - 1) |
-          {m: reached[i].m, hops: reached[i].hops, source: CASE WHEN i < $graphK THEN 'graph' ELSE 'reached' END}] AS graphHits
+          {m: reached[i].m, hops: reached[i].hops,
+           source: CASE WHEN i < $graphK THEN 'graph' ELSE 'reached' END}] AS graphHits
 }
 """
 
@@ -250,7 +255,8 @@ WITH m, sources,
           THEN 1.0
           WHEN hops IS NULL OR hops > $maxHops THEN 0.0
           ELSE $mentionShare * (1.0 - (hops - 1) / toFloat($maxHops)) END AS entityRelation,
-     CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0 ELSE neighbour / topNeighbour END AS neighbour,
+     CASE WHEN neighbour IS NULL OR topNeighbour IS NULL OR topNeighbour <= 0 THEN 0.0
+          ELSE neighbour / topNeighbour END AS neighbour,
      // A style that carries ($carry) scores a strong match's neighbour at least $carry times that match's
      // strength: a candidate in its own right, not only a share of relation (a cue and the turn after it).
      CASE WHEN neighbour IS NULL THEN 0.0 ELSE $carry * neighbour END AS carried,
@@ -289,7 +295,8 @@ WITH row.m AS m, row.sources AS sources, row.cosine AS cosine, row.vector AS vec
      row.relation AS relation, row.entityRelation AS entityRelation,
      row.neighbour AS neighbour, row.carried AS carried, row.strength AS strength, row.weighted AS weighted,
      CASE WHEN $saysWhen IS NOT NULL AND row.m.content =~ $saysWhen THEN 1.0 ELSE 0.0 END AS time,
-     CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0 END AS period
+     CASE WHEN any(period IN $periods WHERE period.start <= row.m.createdAt < period.end) THEN 1.0 ELSE 0.0
+     END AS period
 WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
      weighted * (1.0 + $timeBoost * time) * (1.0 + $periodBoost * period) AS boosted
 WITH m, sources, cosine, vector, keyword, relation, entityRelation, neighbour, time, period, carried, strength,
@@ -314,22 +321,42 @@ class Components:
     keyword: float
     recency: float
     relation: float
-    time: float = field(metadata={"description": (
-        "1 when the query asks when and the memory says when (a time expression): the weighted sum is then "
-        "multiplied by 1 + the profile's time boost; else 0.")})
-    period: float = field(metadata={"description": (
-        "1 when the memory was written in a day, month or year the query names (\"in December 2023\", "
-        "\"on October 13, 2023\"): the weighted sum is then multiplied by 1 + the profile's period boost; else 0.")})
-    carried: float = field(default=0.0, metadata={"description": (
-        "What the memory carries from a strong match it follows (or, at the profile's preceding share, precedes) "
-        "in its session: the weights' carry times that match's strength (its cosine, or its keyword score over "
-        "the best). The score is the larger of this and the boosted weighted sum; 0 when the query's style "
-        "carries nothing (only statements do).")})
+    time: float = field(
+        metadata={
+            "description": (
+                "1 when the query asks when and the memory says when (a time expression): the weighted sum is then "
+                "multiplied by 1 + the profile's time boost; else 0."
+            )
+        }
+    )
+    period: float = field(
+        metadata={
+            "description": (
+                '1 when the memory was written in a day, month or year the query names ("in December 2023", '
+                '"on October 13, 2023"): the weighted sum is then multiplied by 1 + the profile\'s period boost; '
+                "else 0."
+            )
+        }
+    )
+    carried: float = field(
+        default=0.0,
+        metadata={
+            "description": (
+                "What the memory carries from a strong match it follows (or, at the profile's preceding share, "
+                "precedes) in its session: the weights' carry times that match's strength (its cosine, or its "
+                "keyword score over "
+                "the best). The score is the larger of this and the boosted weighted sum; 0 when the query's style "
+                "carries nothing (only statements do)."
+            )
+        },
+    )
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Components:
         """The components of one row of the statement."""
-        parts: dict[str, Any] = {part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)}
+        parts: dict[str, Any] = {
+            part.name: None if row[part.name] is None else float(row[part.name]) for part in fields(cls)
+        }
         return cls(**parts)
 
 
@@ -346,10 +373,13 @@ RETURN collect(phrase) AS named
 
 # 5. (before scoring) as of $asOf, a memory edited since reads as its version of then: that text, that
 # vector (its cosine taken again); without $asOf, or unedited since, the memory itself.
-AS_OF = history.VERSION_THEN + """
+AS_OF = (
+    history.VERSION_THEN
+    + """
 WITH coalesce(version, m) AS m, CASE WHEN version IS NULL THEN cosine END AS cosine, bm25, hops, neighbour,
      sources, coverage, topNeighbour
 """
+)
 
 # The one statement, branch by branch, in Cypher 25 (SEARCH is a Cypher 25 clause).
 RECALL_TEMPLATE = "CYPHER 25\n" + OWNED + VECTOR_BRANCH + KEYWORD_BRANCH + RELATION_BRANCH + NEIGHBOUR_BRANCH + SCORING
@@ -388,7 +418,8 @@ class VectorBranch:
     def parameters(self) -> dict[str, Any]:
         tiers = self.tiers or {tier: TierSearch(self.k, -2.0) for tier in Tier}
         return {
-            "vectorK": self.k, "tierK": {tier.value: search.k for tier, search in tiers.items()},
+            "vectorK": self.k,
+            "tierK": {tier.value: search.k for tier, search in tiers.items()},
             "indexK": max(self.k, self.index_k),
             "tierIndexK": {tier.value: max(search.k, self.index_k) for tier, search in tiers.items()},
             "minCosine": {tier.value: search.min_cosine for tier, search in tiers.items()},
@@ -423,8 +454,13 @@ class RelationBranch:
     mention_share: float = 1.0
 
     def parameters(self) -> dict[str, Any]:
-        return {"anchorK": self.anchor_k, "graphK": self.graph_k, "maxHops": self.max_hops,
-                "speakerMatch": self.speaker_match, "mentionShare": float(self.mention_share)}
+        return {
+            "anchorK": self.anchor_k,
+            "graphK": self.graph_k,
+            "maxHops": self.max_hops,
+            "speakerMatch": self.speaker_match,
+            "mentionShare": float(self.mention_share),
+        }
 
 
 @dataclass(frozen=True)
@@ -500,25 +536,47 @@ class RecallQuery:
     @property
     def most_boost(self) -> float:
         """The most a weighted sum can be multiplied by, for this query."""
-        return ((1.0 + self.time.time_boost if self.says_when is not None else 1.0)
-                * (1.0 + self.time.period_boost if self.periods else 1.0))
+        return (1.0 + self.time.time_boost if self.says_when is not None else 1.0) * (
+            1.0 + self.time.period_boost if self.periods else 1.0
+        )
 
     def statement(self, vectors: VectorSlot = SLOTS[0]) -> str:
-        return recall_statement(self.relation.max_hops, self.project_id is not None, self.session_id is not None,
-                                self.vector.tiers is not None, vectors)
+        return recall_statement(
+            self.relation.max_hops,
+            self.project_id is not None,
+            self.session_id is not None,
+            self.vector.tiers is not None,
+            vectors,
+        )
 
     def parameters(self) -> dict[str, Any]:
         return {
-            "userId": self.user_id, "projectId": self.project_id, "sessionId": self.session_id,
-            "tiers": list(self.tiers), "embedding": list(self.embedding) if self.embedding is not None else None,
-            "memoryTextQueries": list(self.memory_text_queries), "entityNameQueries": list(self.entity_name_queries),
-            "queryWords": list(self.query_words), "saysWhen": self.says_when,
-            "periods": [{"start": start, "end": end} for start, end in self.periods], "mostBoost": self.most_boost,
-            "now": self.now, "asOf": self.as_of, "weights": dict(self.weights), "carry": float(self.carry),
-            "sources": list(self.sources), "floor": float(self.floor), "tierFirst": self.tier_first,
-            "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)}, "limit": self.limit,
-            **self.vector.parameters(), **self.keyword.parameters(), **self.relation.parameters(),
-            **self.neighbours.parameters(), **self.recency.parameters(), **self.time.parameters(),
+            "userId": self.user_id,
+            "projectId": self.project_id,
+            "sessionId": self.session_id,
+            "tiers": list(self.tiers),
+            "embedding": list(self.embedding) if self.embedding is not None else None,
+            "memoryTextQueries": list(self.memory_text_queries),
+            "entityNameQueries": list(self.entity_name_queries),
+            "queryWords": list(self.query_words),
+            "saysWhen": self.says_when,
+            "periods": [{"start": start, "end": end} for start, end in self.periods],
+            "mostBoost": self.most_boost,
+            "now": self.now,
+            "asOf": self.as_of,
+            "weights": dict(self.weights),
+            "carry": float(self.carry),
+            "sources": list(self.sources),
+            "floor": float(self.floor),
+            "tierFirst": self.tier_first,
+            "tierRank": {tier.value: rank for rank, tier in enumerate(Tier)},
+            "limit": self.limit,
+            **self.vector.parameters(),
+            **self.keyword.parameters(),
+            **self.relation.parameters(),
+            **self.neighbours.parameters(),
+            **self.recency.parameters(),
+            **self.time.parameters(),
         }
 
 
@@ -539,15 +597,19 @@ def index_searches(project: bool, session: bool, per_tier: bool, as_of: bool = F
     for tiers in groups.values():
         names = "[" + ", ".join(f"'{tier.value}'" for tier in tiers) + "]"
         limit = f"$tierIndexK['{tiers[0].value}']" if per_tier else "$indexK"
-        searches.append(INDEX_SEARCH.replace("__TIERS__", names).replace("__SCOPE__", cast(str, filters[tiers[0]]))  # grouped: not None
-                        .replace("__IN_USE__", "" if as_of else IN_USE_NOW)
-                        .replace("__LIMIT__", f"{limit} * 2" if as_of else limit))
+        searches.append(
+            INDEX_SEARCH.replace("__TIERS__", names)
+            .replace("__SCOPE__", cast(str, filters[tiers[0]]))  # grouped: not None
+            .replace("__IN_USE__", "" if as_of else IN_USE_NOW)
+            .replace("__LIMIT__", f"{limit} * 2" if as_of else limit)
+        )
     return "        UNION ALL\n".join(searches)
 
 
 @lru_cache(maxsize=16 * MAX_HOPS_LIMIT)
-def recall_statement(max_hops: int, project: bool = False, session: bool = False, per_tier: bool = False,
-                     vectors: VectorSlot = SLOTS[0]) -> str:
+def recall_statement(
+    max_hops: int, project: bool = False, session: bool = False, per_tier: bool = False, vectors: VectorSlot = SLOTS[0]
+) -> str:
     """The recall statement with its traversal bounded by ``max_hops`` (1..6), for a scope that
     names a project or not and a session or not, with the vector pool per tier or not, reading the
     vectors of the slot ``vectors`` (``hippograph.graph.store_model``: an allowed name, never user text)."""

@@ -119,18 +119,31 @@ RETURN nodes, users, relationships, memoryText, entityName, vectors
 
 
 def neighbourhood(
-    tx: ManagedTransaction, user_id: str, *, memory_ids: Sequence[str] = (), entity_ids: Sequence[str] = (),
-    turn_ids: Sequence[str] = (), session_ids: Sequence[str] = (), project_id: str | None = None,
+    tx: ManagedTransaction,
+    user_id: str,
+    *,
+    memory_ids: Sequence[str] = (),
+    entity_ids: Sequence[str] = (),
+    turn_ids: Sequence[str] = (),
+    session_ids: Sequence[str] = (),
+    project_id: str | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The nodes (element, id, labels) and relationships (element, type) an erasure of these seeds may remove."""
     record = tx.run(
-        NEIGHBOURHOOD, userId=user_id, memoryIds=list(memory_ids), entityIds=list(entity_ids), turnIds=list(turn_ids),
-        sessionIds=list(session_ids), projectId=project_id,
+        NEIGHBOURHOOD,
+        userId=user_id,
+        memoryIds=list(memory_ids),
+        entityIds=list(entity_ids),
+        turnIds=list(turn_ids),
+        sessionIds=list(session_ids),
+        projectId=project_id,
     ).single(strict=True)
     return [dict(n) for n in record["nodes"]], [dict(r) for r in record["relationships"]]
 
 
-def still_there(tx: ManagedTransaction, nodes: Sequence[str], relationships: Sequence[str]) -> tuple[set[str], set[str]]:
+def still_there(
+    tx: ManagedTransaction, nodes: Sequence[str], relationships: Sequence[str]
+) -> tuple[set[str], set[str]]:
     """Of these element ids, the nodes and the relationships that still exist."""
     kept_nodes = tx.run(STILL_NODES, elements=list(nodes)).single(strict=True)["still"]
     kept_relationships = tx.run(STILL_RELATIONSHIPS, elements=list(relationships)).single(strict=True)["still"]

@@ -82,4 +82,6 @@ def _in_tier(tier: Tier) -> str:
 SEEN = "CASE m.tier " + " ".join(f"WHEN '{tier.value}' THEN {_seen(tier)}" for tier in PLACED_BY) + " ELSE false END"
 
 # Whether memory `m` of tier $tier is in the tier scope of $projectId and $sessionId (as tier_ids keeps them).
-IN_TIER_SCOPE = "CASE $tier " + " ".join(f"WHEN '{tier.value}' THEN {_in_tier(tier)}" for tier in PLACED_BY) + " ELSE false END"
+IN_TIER_SCOPE = (
+    "CASE $tier " + " ".join(f"WHEN '{tier.value}' THEN {_in_tier(tier)}" for tier in PLACED_BY) + " ELSE false END"
+)

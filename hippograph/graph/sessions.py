@@ -26,7 +26,8 @@ RETURN session {.id, .projectId, .status, startedAt: toString(session.startedAt)
 
 GET_SESSION = """
 MATCH (session:Session {userId: $userId, id: $sessionId})
-RETURN session {.id, .projectId, .status, startedAt: toString(session.startedAt), endedAt: toString(session.endedAt)} AS session
+RETURN session {.id, .projectId, .status,
+                 startedAt: toString(session.startedAt), endedAt: toString(session.endedAt)} AS session
 """
 
 # What leaves with the session: its volatile memories (with accesses, for promotion) and its turns. A
@@ -55,8 +56,12 @@ RETURN session.id AS id
 """
 
 
-def start_session(tx: ManagedTransaction, user_id: str, session_id: str, project_id: str | None, at: str) -> dict[str, Any]:
-    record = tx.run(START_SESSION, userId=user_id, sessionId=session_id, projectId=project_id, at=at).single(strict=True)
+def start_session(
+    tx: ManagedTransaction, user_id: str, session_id: str, project_id: str | None, at: str
+) -> dict[str, Any]:
+    record = tx.run(START_SESSION, userId=user_id, sessionId=session_id, projectId=project_id, at=at).single(
+        strict=True
+    )
     return {**record["session"], "sameProject": record["sameProject"]}
 
 

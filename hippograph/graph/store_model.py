@@ -47,7 +47,8 @@ RETURN store.model AS model, store.dimension AS dimension, store.vectors AS vect
 
 RECORD = """
 MERGE (store:StoreModel {id: 'store'})
-ON CREATE SET store.model = $model, store.dimension = $dimension, store.vectors = $vectors, store.recordedAt = datetime()
+ON CREATE SET store.model = $model, store.dimension = $dimension, store.vectors = $vectors,
+              store.recordedAt = datetime()
 """
 
 BEGIN_NEXT = """
@@ -70,16 +71,40 @@ RETURN store.model AS model
 # writer always gives) is that one: a server of another model (one left running after a switch) writes no
 # vector rather than a wrong one. A row that names no model (a test's, a tool's) is taken as the store's.
 # A new vector makes the other slot's stale: it is removed, so `hippograph reembed` makes that one again.
+# A row without a vector (HIPPOGRAPH_WRITE_VECTORS=after: it comes later, by FILL) sets none.
 # A fragment for `m` and its `row` (embedding, model).
 SET_VECTORS = """
 CALL (m, row) {
   OPTIONAL MATCH (store:StoreModel {id: 'store'})
-  WITH m, row, store WHERE store IS NULL OR row.model IS NULL OR store.model = row.model
+  WITH m, row, store WHERE (store IS NULL OR row.model IS NULL OR store.model = row.model) AND row.embedding IS NOT NULL
   WITH m, row, coalesce(store.vectors, 'embedding') AS slot
   CALL db.create.setNodeVectorProperty(m, slot, row.embedding)
   FOREACH (stale IN [p IN __SLOTS__ WHERE p <> slot] | SET m[stale] = null)
 }
 """.replace("__SLOTS__", repr(SLOT_PROPERTIES))
+
+# A vector given after its write (``hippograph.memory.writing.late_vectors``): to the store's slot, only while
+# the store is `$model`'s, and only where the memory still holds the text encoded and still lacks a vector
+# (one forgotten meanwhile is not matched; one edited meanwhile has its own vector, made by the edit).
+FILL = """
+OPTIONAL MATCH (store:StoreModel {id: 'store'})
+WITH store WHERE store IS NULL OR store.model = $model
+WITH coalesce(store.vectors, 'embedding') AS slot
+UNWIND $rows AS row
+MATCH (m:Memory {id: row.id, userId: row.userId})
+WHERE coalesce(m.content, '') = row.content AND m[slot] IS NULL
+CALL db.create.setNodeVectorProperty(m, slot, row.embedding)
+RETURN count(m) AS written
+"""
+
+# Every memory that lacks the store's vector: what a crash left between a write and its vector.
+LACKING = """
+OPTIONAL MATCH (store:StoreModel {id: 'store'})
+WITH coalesce(store.vectors, 'embedding') AS slot
+MATCH (m:Memory) WHERE m[slot] IS NULL
+RETURN m.id AS id, m.userId AS userId, coalesce(m.content, '') AS content
+ORDER BY m.id
+"""
 
 # The property of the store's vectors, as `vectors`, for statements that read them.
 CURRENT = """
@@ -185,6 +210,14 @@ def count_lacking(tx: ManagedTransaction, to: VectorSlot) -> int:
     return int(tx.run(COUNT_LACKING, next=to.property).single(strict=True)["memories"])
 
 
+def fill(tx: ManagedTransaction, model: str, rows: Sequence[dict[str, Any]]) -> int:
+    return int(tx.run(FILL, model=model, rows=list(rows)).single(strict=True)["written"])
+
+
+def lacking(tx: ManagedTransaction) -> list[dict[str, Any]]:
+    return [dict(r) for r in tx.run(LACKING)]
+
+
 def count_memories(tx: ManagedTransaction) -> int:
     return int(tx.run(COUNT_MEMORIES).single(strict=True)["memories"])
 
@@ -205,9 +238,12 @@ def clear(driver: Driver, database: str, vectors: VectorSlot) -> None:
 
 def create_index(driver: Driver, database: str, vectors: VectorSlot, dimension: int, seconds: int) -> None:
     """The slot's vector index for ``dimension``-dimensional vectors, online (waited for up to ``seconds``)."""
-    statement = (CREATE_INDEX.replace("__INDEX__", vectors.index).replace("__PROPERTY__", vectors.property)
-                 .replace("__FILTERS__", ", ".join(f"memory.{p}" for p in VECTOR_FILTERS))
-                 .replace("__DIMENSION__", str(int(dimension))))
+    statement = (
+        CREATE_INDEX.replace("__INDEX__", vectors.index)
+        .replace("__PROPERTY__", vectors.property)
+        .replace("__FILTERS__", ", ".join(f"memory.{p}" for p in VECTOR_FILTERS))
+        .replace("__DIMENSION__", str(int(dimension)))
+    )
     driver.execute_query(statement, database_=database)
     driver.execute_query(AWAIT_INDEX, name=vectors.index, seconds=seconds, database_=database)
 

@@ -89,8 +89,13 @@ def session_state(tx: ManagedTransaction, user_id: str, session_id: str) -> dict
 
 
 def set_fact_provenance(
-    tx: ManagedTransaction, user_id: str, memory_id: str, session_id: str | None, attributes: str | None,
+    tx: ManagedTransaction,
+    user_id: str,
+    memory_id: str,
+    session_id: str | None,
+    attributes: str | None,
     preceding: str | None,
 ) -> None:
-    tx.run(FACT_PROVENANCE, id=memory_id, userId=user_id, sessionId=session_id, attributes=attributes,
-           preceding=preceding).consume()
+    tx.run(
+        FACT_PROVENANCE, id=memory_id, userId=user_id, sessionId=session_id, attributes=attributes, preceding=preceding
+    ).consume()

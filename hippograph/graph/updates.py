@@ -70,10 +70,20 @@ def update_memory(
     request_id: str | None = None,
 ) -> dict[str, Any]:
     record = tx.run(
-        UPDATE_MEMORY, userId=user_id, id=memory_id, at=at, content=content, contentHash=content_hash, tokens=tokens,
-        embedding=list(embedding) if embedding is not None else None, model=model,
-        setSummary=set_summary, summary=summary,
-        summaryTokens=summary_tokens, relevance=relevance, requestId=request_id,
+        UPDATE_MEMORY,
+        userId=user_id,
+        id=memory_id,
+        at=at,
+        content=content,
+        contentHash=content_hash,
+        tokens=tokens,
+        embedding=list(embedding) if embedding is not None else None,
+        model=model,
+        setSummary=set_summary,
+        summary=summary,
+        summaryTokens=summary_tokens,
+        relevance=relevance,
+        requestId=request_id,
         keepVersion=content is not None or set_summary,
     ).single(strict=True)
     if content is not None:

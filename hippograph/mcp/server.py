@@ -40,7 +40,10 @@ class MemoryServer(MCPServer):
     fit the tool's schema."""
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None,
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None = None,
     ) -> Any:
         tools = {tool.name: tool for tool in await self.list_tools()}
         if name not in tools:
@@ -50,8 +53,11 @@ class MemoryServer(MCPServer):
         takes = list(tools[name].input_schema.get("properties", {}))
         unknown = [argument for argument in arguments if argument not in takes]
         if unknown:
-            return refusal(ErrorCode.BAD_USER_INPUT,
-                           f"{unknown[0]}: {name} takes no such argument; it takes {', '.join(takes)}", unknown[0])
+            return refusal(
+                ErrorCode.BAD_USER_INPUT,
+                f"{unknown[0]}: {name} takes no such argument; it takes {', '.join(takes)}",
+                unknown[0],
+            )
         try:
             for argument, value in arguments.items():
                 check_strings(value, argument)
@@ -102,7 +108,8 @@ class StreamableHttp:
         # Rebinding protection checks the Host header against a list; every request here needs an API key
         # instead, which a rebinding page does not have.
         server.streamable_http_app(
-            stateless_http=True, json_response=True,
+            stateless_http=True,
+            json_response=True,
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
         self._manager = server.session_manager

@@ -67,7 +67,9 @@ class AuditLog(BackgroundWriter[dict[str, Any]]):
         return self.record_all_in(tx, [(user_id, operation, ids, detail)], announce)[0]
 
     def record_all_in(
-        self, tx: ManagedTransaction, events: Sequence[tuple[str | None, str, Sequence[str], str | None]],
+        self,
+        tx: ManagedTransaction,
+        events: Sequence[tuple[str | None, str, Sequence[str], str | None]],
         announce: bool = True,
     ) -> list[AuditEvent]:
         """Log writes committed together (user, operation, ids, detail each) in one statement of their
@@ -117,8 +119,9 @@ class AuditLog(BackgroundWriter[dict[str, Any]]):
         return events, (_encode_cursor(events[-1]) if len(rows) > first else None)
 
 
-def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: str | None,
-               announce: bool = True) -> AuditEvent:
+def _new_event(
+    user_id: str | None, operation: str, ids: Sequence[str], detail: str | None, announce: bool = True
+) -> AuditEvent:
     if not isinstance(operation, str) or not operation.strip() or len(operation) > MAX_OPERATION:
         raise ValueError(f"an audit operation is a name of 1-{MAX_OPERATION} characters, got {operation!r}")
     if isinstance(ids, str):
@@ -132,17 +135,29 @@ def _new_event(user_id: str | None, operation: str, ids: Sequence[str], detail: 
         detail=detail,
     )
     if announce and logger.isEnabledFor(logging.INFO):
-        logger.info(json.dumps({
-            "id": event.id, "at": event.at.isoformat(), "userId": event.user_id,
-            "operation": event.operation, "ids": list(event.ids), "detail": event.detail,
-        }))
+        logger.info(
+            json.dumps(
+                {
+                    "id": event.id,
+                    "at": event.at.isoformat(),
+                    "userId": event.user_id,
+                    "operation": event.operation,
+                    "ids": list(event.ids),
+                    "detail": event.detail,
+                }
+            )
+        )
     return event
 
 
 def _row(event: AuditEvent) -> dict[str, Any]:
     return {
-        "id": event.id, "at": event.at, "userId": event.user_id, "operation": event.operation,
-        "ids": list(event.ids), "detail": event.detail,
+        "id": event.id,
+        "at": event.at,
+        "userId": event.user_id,
+        "operation": event.operation,
+        "ids": list(event.ids),
+        "detail": event.detail,
     }
 
 

@@ -30,8 +30,15 @@ class BackgroundWriter(Generic[Row]):
     """Stores rows with ``store(tx, rows)`` in the background; ``combine`` may merge a batch's rows first."""
 
     def __init__(
-        self, driver: Driver, database: str, store: Callable[[ManagedTransaction, list[Row]], object], *,
-        name: str, what: str, log: logging.Logger, combine: Callable[[list[Row]], list[Row]] | None = None,
+        self,
+        driver: Driver,
+        database: str,
+        store: Callable[[ManagedTransaction, list[Row]], object],
+        *,
+        name: str,
+        what: str,
+        log: logging.Logger,
+        combine: Callable[[list[Row]], list[Row]] | None = None,
         interval: float = INTERVAL,
     ) -> None:
         if interval <= 0:
@@ -86,7 +93,8 @@ class BackgroundWriter(Generic[Row]):
         while True:
             with self._changed:
                 self._changed.wait_for(
-                    lambda: self._closing or self._flushing or len(self._queue) >= BATCH, self._interval,
+                    lambda: self._closing or self._flushing or len(self._queue) >= BATCH,
+                    self._interval,
                 )
                 rows, self._queue = self._queue, []
                 upto = self._recorded
@@ -103,7 +111,7 @@ class BackgroundWriter(Generic[Row]):
     def _store(self, rows: list[Row]) -> None:
         rows = self._combine(rows) if self._combine is not None else rows
         for start in range(0, len(rows), BATCH):
-            chunk = rows[start:start + BATCH]
+            chunk = rows[start : start + BATCH]
             for attempt in (1, 2):
                 try:
                     with self._driver.session(database=self._database) as session:

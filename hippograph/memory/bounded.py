@@ -67,8 +67,10 @@ class BoundedDriver:
             raise cut_off(deadline)
         retrying = min(RETRY_TIME, left * RETRY_SHARE)
         session = self.unbounded.session(
-            **config, connection_acquisition_timeout=min(ACQUISITION_TIMEOUT, left * ACQUISITION_SHARE),
-            max_transaction_retry_time=retrying, initial_retry_delay=min(FIRST_PAUSE, retrying * FIRST_PAUSE_SHARE),
+            **config,
+            connection_acquisition_timeout=min(ACQUISITION_TIMEOUT, left * ACQUISITION_SHARE),
+            max_transaction_retry_time=retrying,
+            initial_retry_delay=min(FIRST_PAUSE, retrying * FIRST_PAUSE_SHARE),
         )
         return cast(Session, BoundedSession(session, deadline))
 
@@ -89,10 +91,14 @@ class BoundedSession:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._session, name)
 
-    def execute_read(self, work: Callable[Concatenate[ManagedTransaction, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
+    def execute_read(
+        self, work: Callable[Concatenate[ManagedTransaction, P], R], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
         return self._bounded(lambda: self._session.execute_read(self._timed(work), *args, **kwargs))
 
-    def execute_write(self, work: Callable[Concatenate[ManagedTransaction, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
+    def execute_write(
+        self, work: Callable[Concatenate[ManagedTransaction, P], R], *args: P.args, **kwargs: P.kwargs
+    ) -> R:
         return self._bounded(lambda: self._session.execute_write(self._timed(work), *args, **kwargs))
 
     def run(self, query: str, parameters: dict[str, Any] | None = None, **kwargs: Any) -> Any:
@@ -100,7 +106,9 @@ class BoundedSession:
 
     def begin_transaction(self, metadata: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
         left = self._left()
-        return self._bounded(lambda: self._session.begin_transaction(metadata, left if timeout is None else min(timeout, left)))
+        return self._bounded(
+            lambda: self._session.begin_transaction(metadata, left if timeout is None else min(timeout, left))
+        )
 
     def _left(self) -> float:
         left = self._deadline.left()
@@ -108,7 +116,9 @@ class BoundedSession:
             raise cut_off(self._deadline)
         return left
 
-    def _timed(self, work: Callable[Concatenate[ManagedTransaction, P], R]) -> Callable[Concatenate[ManagedTransaction, P], R]:
+    def _timed(
+        self, work: Callable[Concatenate[ManagedTransaction, P], R]
+    ) -> Callable[Concatenate[ManagedTransaction, P], R]:
         return unit_of_work(timeout=self._left())(work)
 
     def _bounded(self, call: Callable[[], R]) -> R:
@@ -127,7 +137,8 @@ class BoundedSession:
 
 def cut_off(deadline: Deadline) -> DeadlinePassed:
     if deadline.writing:
-        return DeadlinePassed("the request ran past its deadline while writing and was cut off; whatever it "
-                              "had not committed is not stored")
+        return DeadlinePassed(
+            "the request ran past its deadline while writing and was cut off; whatever it "
+            "had not committed is not stored"
+        )
     return DeadlinePassed("the request ran past its deadline and was cut off; nothing was stored")
-

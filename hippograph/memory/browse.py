@@ -145,19 +145,29 @@ def entities_of_memories(services: Services, user_id: str, ids: Sequence[str]) -
 
 
 def memories_page(
-    services: Services, user_id: str, where: MemoryFilter, first: int, after: tuple[int, int, str] | None = None,
+    services: Services,
+    user_id: str,
+    where: MemoryFilter,
+    first: int,
+    after: tuple[int, int, str] | None = None,
     as_of: datetime | None = None,
 ) -> Page:
     """Newest first; ``after`` is the (epoch seconds, nanosecond, id) of the last row already seen; as of
     ``as_of``, the page of the store as it was then."""
     Scope(user_id, where.project_id, where.session_id)  # checks the ids' form
     rows = _read(
-        services, browse_cypher.memories_page, user_id,
+        services,
+        browse_cypher.memories_page,
+        user_id,
         tiers=[t.value for t in where.tiers] if where.tiers is not None else None,
-        project_id=where.project_id, session_id=where.session_id,
+        project_id=where.project_id,
+        session_id=where.session_id,
         kinds=list(where.kinds) if where.kinds is not None else None,
-        include_archived=where.include_archived, include_closed=where.include_closed,
-        after=after, limit=first + 1, as_of=as_of,
+        include_archived=where.include_archived,
+        include_closed=where.include_closed,
+        after=after,
+        limit=first + 1,
+        as_of=as_of,
         request_ids=list(where.request_ids) if where.request_ids is not None else None,
     )
     return Page(rows[:first], len(rows) > first)
@@ -180,9 +190,14 @@ def entities_page(
     Scope(user_id, project_id)
     needle = normalise_name(search) if search is not None else None
     rows = _read(
-        services, browse_cypher.entities_page, user_id,
+        services,
+        browse_cypher.entities_page,
+        user_id,
         entity_type=EntityType(entity_type).value if entity_type is not None else None,
-        search=needle or None, scope_key=USER_SCOPE if user_level else project_id, after=after, limit=first + 1,
+        search=needle or None,
+        scope_key=USER_SCOPE if user_level else project_id,
+        after=after,
+        limit=first + 1,
     )
     return Page(rows[:first], len(rows) > first)
 
@@ -239,8 +254,9 @@ def tier_usage(services: Services, scope: Scope, as_of: datetime | None = None) 
         settings = kept_capacities(services.settings, tx)
         for tier in tiers:
             keyed = scope.for_tier(tier)
-            used, items = memory_cypher.tier_usage(tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id,
-                                                   as_of)
+            used, items = memory_cypher.tier_usage(
+                tx, scope.user_id, tier.value, keyed.project_id, keyed.session_id, as_of
+            )
             usage.append(TierUsage(tier, used, items, capacity(settings, tier), keyed.project_id, keyed.session_id))
         return usage
 

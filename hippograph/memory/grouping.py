@@ -47,14 +47,16 @@ class Grouped(Generic[Item, Result]):
                 if ticket.done:
                     break
                 self._running = True
-                group = self._queue[:self._limit]
-                del self._queue[:self._limit]
+                group = self._queue[: self._limit]
+                del self._queue[: self._limit]
             self._run(group, run)
         if isinstance(ticket.outcome, BaseException):
             raise ticket.outcome
         return cast(Result, ticket.outcome)  # done, and not an exception: what `run` gave for it
 
-    def _run(self, group: list[_Ticket[Item]], run: Callable[[Sequence[Item]], Sequence[Result | BaseException]]) -> None:
+    def _run(
+        self, group: list[_Ticket[Item]], run: Callable[[Sequence[Item]], Sequence[Result | BaseException]]
+    ) -> None:
         try:
             outcomes: Sequence[object] = run([t.item for t in group])
             if len(outcomes) != len(group):

@@ -14,6 +14,7 @@ def item_scores(services: Services, user_id: str, query: str, ids: Sequence[str]
     # The query is embedded as a field is, as LangGraph's stores embed both alike: recall's query encoder is
     # quantized, and a field equal to the query scored 0.94 by it (MiniLM, "xxx"), not 1.
     vector = services.embedder.embed_documents([query])[0].tolist()
+    services.writer.settle(user_id)  # an item without field vectors is scored by its own: those still owed first
     with services.driver.session(database=services.database, default_access_mode="READ") as session:
         scores = session.execute_read(items_cypher.best_field_scores, user_id, ids, vector, services.embedder.name)
     # A read is logged as recall is: who asked and which memories it scored, never the query.

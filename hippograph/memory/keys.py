@@ -25,7 +25,7 @@ from neo4j import READ_ACCESS, Driver
 
 from hippograph.graph import keys as key_cypher
 from hippograph.memory.errors import InvalidInput, NotFound
-from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.ids import check_id
 from hippograph.memory.tiers import ScopeError, check_caller_id
 from hippograph.memory.writing import outcomes
 
@@ -147,7 +147,9 @@ class CallerCache:
 _CACHES: weakref.WeakSet[CallerCache] = weakref.WeakSet()
 
 
-def authenticate(driver: Driver, database: str, presented: str | None, cache: CallerCache | None = None) -> Caller | None:
+def authenticate(
+    driver: Driver, database: str, presented: str | None, cache: CallerCache | None = None
+) -> Caller | None:
     """The caller a presented key belongs to, or None for a missing, malformed, unknown or revoked key.
 
     One auto-commit read, without the managed retry loop: while Neo4j is down a request

@@ -47,9 +47,17 @@ class Receipt:
 
     def as_json(self) -> dict[str, Any]:
         """The receipt as ``hippograph forget … --receipt`` writes it and ``forget verify`` reads it."""
-        return {"userId": self.user_id, "scope": self.scope, "scopeId": self.scope_id, "at": self.at.isoformat(),
-                "tombstoneId": self.tombstone_id, "nodes": self.nodes, "relationships": self.relationships,
-                "ids": self.ids, "digest": self.digest}
+        return {
+            "userId": self.user_id,
+            "scope": self.scope,
+            "scopeId": self.scope_id,
+            "at": self.at.isoformat(),
+            "tombstoneId": self.tombstone_id,
+            "nodes": self.nodes,
+            "relationships": self.relationships,
+            "ids": self.ids,
+            "digest": self.digest,
+        }
 
     @classmethod
     def from_json(cls, value: Any) -> Receipt:
@@ -58,11 +66,15 @@ class Receipt:
             raise InvalidInput("a receipt is a JSON object")
         try:
             receipt = cls(
-                user_id=_text(value["userId"], "userId"), scope=_text(value["scope"], "scope"),
-                scope_id=_text(value["scopeId"], "scopeId"), at=datetime.fromisoformat(_text(value["at"], "at")),
+                user_id=_text(value["userId"], "userId"),
+                scope=_text(value["scope"], "scope"),
+                scope_id=_text(value["scopeId"], "scopeId"),
+                at=datetime.fromisoformat(_text(value["at"], "at")),
                 tombstone_id=_text(value["tombstoneId"], "tombstoneId"),
-                nodes=_counts(value["nodes"], "nodes"), relationships=_counts(value["relationships"], "relationships"),
-                ids=[_text(one, "ids") for one in _list(value["ids"], "ids")], digest=_text(value["digest"], "digest"),
+                nodes=_counts(value["nodes"], "nodes"),
+                relationships=_counts(value["relationships"], "relationships"),
+                ids=[_text(one, "ids") for one in _list(value["ids"], "ids")],
+                digest=_text(value["digest"], "digest"),
             )
         except KeyError as missing:
             raise InvalidInput(f"the receipt has no {missing.args[0]}") from None
@@ -72,8 +84,10 @@ class Receipt:
             raise InvalidInput(f"the receipt's scope must be one of {', '.join(SCOPES)}")
         if receipt.scope == "user" and receipt.scope_id != receipt.user_id:
             # Checked, it would speak of its userId's store under another user's name.
-            raise InvalidInput("a user's erasure receipt names the user erased twice: its scopeId is its userId",
-                               field="receipt.scopeId")
+            raise InvalidInput(
+                "a user's erasure receipt names the user erased twice: its scopeId is its userId",
+                field="receipt.scopeId",
+            )
         return receipt
 
 
@@ -112,7 +126,9 @@ class Ledger:
     def after(self, tx: ManagedTransaction) -> None:
         kept_nodes, kept_relationships = receipt_cypher.still_there(tx, list(self.nodes), list(self.relationships))
         self.gone_nodes = [node for element, node in self.nodes.items() if element not in kept_nodes]
-        self.gone_relationships = [kind for element, kind in self.relationships.items() if element not in kept_relationships]
+        self.gone_relationships = [
+            kind for element, kind in self.relationships.items() if element not in kept_relationships
+        ]
 
     def add(self, nodes: Iterable[Mapping[str, Any]], relationships: Mapping[str, int]) -> None:
         """Removed nodes (id, labels) and relationship counts by type, as a user's erasure reports them."""
@@ -122,9 +138,15 @@ class Ledger:
     def receipt(self, user_id: str, scope: str, scope_id: str, at: datetime, tombstone_id: str) -> Receipt:
         ids = sorted(str(node["id"]) for node in self.gone_nodes if node.get("id") is not None)
         return Receipt(
-            user_id=user_id, scope=scope, scope_id=scope_id, at=at, tombstone_id=tombstone_id,
+            user_id=user_id,
+            scope=scope,
+            scope_id=scope_id,
+            at=at,
+            tombstone_id=tombstone_id,
             nodes=dict(sorted(Counter(receipt_cypher.kind(node["labels"]) for node in self.gone_nodes).items())),
-            relationships=dict(sorted(Counter(self.gone_relationships).items())), ids=ids, digest=digest(ids),
+            relationships=dict(sorted(Counter(self.gone_relationships).items())),
+            ids=ids,
+            digest=digest(ids),
         )
 
 
@@ -163,6 +185,7 @@ def _list(value: Any, name: str) -> Sequence[Any]:
 
 def _counts(value: Any, name: str) -> dict[str, int]:
     if not isinstance(value, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in value.items()):
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in value.items()
+    ):
         raise InvalidInput(f"the receipt's {name} must map names to counts")
     return dict(value)

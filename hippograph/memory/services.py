@@ -1,39 +1,42 @@
 """The long-lived parts every operation needs, opened once and passed along: the driver, the
 embedder, the token counter, the audit log and the access recorder (both write in the background),
-the cross-encoder when one is configured, and the writer every memory write goes through."""
+the cross-encoder when one is configured, and the writer every memory write goes through.
+
+This is the type the rules take; the parts are built by ``hippograph.operations.services``, the one
+module that may import every rule. So the writer and the access recorder are named here for the type
+checker alone, and the models by what the rules call on them (``hippograph.encoding.protocols``): a rule
+that takes ``Services`` imports nothing of writing/, recall/ or the models with it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING
 
 from neo4j import Driver
 
 from hippograph.config import Settings
-from hippograph.embedding import Embedder
+from hippograph.encoding.protocols import Reranker, TextEncoder
 from hippograph.graph import migrations
 from hippograph.graph import database_info, store_model
-from hippograph.graph.driver import Neo4jUnavailable, connect, verify_connectivity
-from hippograph.memory.bounded import BoundedDriver
-from hippograph.memory.recall.access_counts import AccessRecorder
+from hippograph.graph.driver import Neo4jUnavailable, verify_connectivity
 from hippograph.memory.audit import AuditLog
-from hippograph.memory.tokens import TokenCounter, token_counter
-from hippograph.memory.writing.writer import Writer
-from hippograph.reranking import CrossEncoder
+from hippograph.memory.tokens import TokenCounter
+
+if TYPE_CHECKING:
+    from hippograph.memory.recall.access_counts import AccessRecorder
+    from hippograph.memory.writing.writer import Writer
 
 
 @dataclass
 class Services:
     settings: Settings
     driver: Driver
-    embedder: Embedder
+    embedder: TextEncoder
     tokens: TokenCounter
     audit: AuditLog
     access: AccessRecorder
     writer: Writer
-    cross_encoder: CrossEncoder | None = None
+    cross_encoder: Reranker | None = None
 
     @property
     def database(self) -> str:
@@ -57,8 +60,8 @@ class Services:
         return None
 
 
-def check_model(driver: Driver, database: str, embedder: Embedder) -> None:
-    """Refuse a store of another model's vectors (``Embedder.check_store``); a store that records no model
+def check_model(driver: Driver, database: str, embedder: TextEncoder) -> None:
+    """Refuse a store of another model's vectors (``TextEncoder.check_store``); a store that records no model
     (written before stores did) whose vector index fits the embedder is recorded as this model's."""
     recorded = store_model.read(driver, database)
     if recorded is not None:
@@ -70,34 +73,5 @@ def check_model(driver: Driver, database: str, embedder: Embedder) -> None:
         store_model.record(driver, database, embedder.name, embedder.dimension)
 
 
-def migration_parameters(embedder: Embedder) -> dict[str, object]:
+def migration_parameters(embedder: TextEncoder) -> dict[str, object]:
     return {"embedding_dimension": embedder.dimension}
-
-
-def open_embedder(settings: Settings) -> Embedder:
-    return Embedder(settings.embedding_model, settings.embedding_batch_size, threads=settings.embedding_threads,
-                    documents=settings.document_vectors)
-
-
-@contextmanager
-def open_services(settings: Settings, verify: bool = True, check: bool = True) -> Iterator[Services]:
-    """The services; ``check``: refuse a store of another model's vectors (`hippograph reembed` opens it anyway)."""
-    unbounded = connect(settings, verify=verify)
-    # A Driver to everything that uses it; a request's sessions end at its deadline.
-    driver = cast(Driver, BoundedDriver(unbounded))
-    try:
-        embedder = open_embedder(settings)
-        if check:
-            check_model(driver, settings.neo4j_database, embedder)
-        tokens = token_counter(settings.token_encoding)
-        cross_encoder = CrossEncoder(settings.cross_encoder) if settings.cross_encoder else None
-        audit = AuditLog(driver, settings.neo4j_database)
-        access = AccessRecorder(driver, settings.neo4j_database)
-        writer = Writer(driver, settings.neo4j_database, embedder, tokens, audit)
-        try:
-            yield Services(settings, driver, embedder, tokens, audit, access, writer, cross_encoder)
-        finally:
-            access.close()
-            audit.close()
-    finally:
-        unbounded.close()

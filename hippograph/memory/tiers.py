@@ -18,12 +18,12 @@ from hippograph.config import Settings, env_of
 from hippograph.graph import capacities as capacity_cypher
 from hippograph.graph import scope as scope_rules
 from hippograph.graph.vocabulary import Tier
-from hippograph.memory.writing import scrubbing
+from hippograph.memory.ids import check_id
 from hippograph.memory.errors import InvalidInput
 
 # Ids callers choose (scopes, requests) travel in Cypher parameters only, but a bounded,
 # printable form keeps logs, Browser captions and exports sane. They are stored as given,
-# so one that holds a secret is refused (scrubbing.check_id).
+# so one that holds a secret is refused (hippograph.memory.ids).
 CALLER_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$")
 
 
@@ -50,10 +50,11 @@ def check_caller_id(kind: str, value: str | None, error: type[InvalidInput] = Sc
         return None
     if isinstance(value, str):
         # First, so that refusing the form below never repeats a secret back.
-        scrubbing.check_id(f"{kind} id", value, error, common_passwords=kind != "user")
+        check_id(f"{kind} id", value, error, common_passwords=kind != "user")
     if not isinstance(value, str) or not CALLER_ID.match(value):
         raise error(
-            f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, starting with a letter or digit"
+            f"{kind} id {value!r} is not valid: 1-128 characters, letters, digits and . _ : @ / -, "
+            "starting with a letter or digit"
         )
     return value
 

@@ -49,8 +49,13 @@ SENTENCES = (
 GROUP = 32
 # Without a name or a number: no entity to link.
 PLAIN = "we should water the plants more often in the summer"
-QUERIES = ("When did Alex move the release, and why?", "What did Priya plan for March 2024?",
-           "espresso oat flat white", "I finally said no to the extra project, and it felt good.", "is it")
+QUERIES = (
+    "When did Alex move the release, and why?",
+    "What did Priya plan for March 2024?",
+    "espresso oat flat white",
+    "I finally said no to the extra project, and it felt good.",
+    "is it",
+)
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,11 @@ def warm_up(services: Services) -> Warmth:
     services.embedder.embed_documents(texts)
     # One whole recall (the named-speaker lookup, the query encoder) before anything is rehearsed.
     recall(services, QUERIES[0], Scope(USER), "critical", record_access=False)
-    writes = [(Scope(USER), Tier.LONG_TERM), (Scope(USER, PROJECT), Tier.PROJECT),
-              (Scope(USER, PROJECT, SESSION), Tier.SESSION)]
+    writes = [
+        (Scope(USER), Tier.LONG_TERM),
+        (Scope(USER, PROJECT), Tier.PROJECT),
+        (Scope(USER, PROJECT, SESSION), Tier.SESSION),
+    ]
     now = datetime.now(UTC)
     seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
     # One transaction, rolled back: the recalls read the rehearsed writes, so each statement runs on rows.
@@ -79,14 +87,17 @@ def warm_up(services: Services) -> Warmth:
         for scope, tier in writes:
             services.writer.rehearse(tx, services.settings, scope, [MemoryInput(SENTENCES[0], tier)])
             services.writer.rehearse(tx, services.settings, scope, [MemoryInput(PLAIN, tier)])
-        services.writer.rehearse(tx, services.settings, Scope(USER, PROJECT),
-                                 [MemoryInput(text, Tier.PROJECT) for text in texts[1:GROUP // 2]])
+        services.writer.rehearse(
+            tx,
+            services.settings,
+            Scope(USER, PROJECT),
+            [MemoryInput(text, Tier.PROJECT) for text in texts[1 : GROUP // 2]],
+        )
         for query in QUERIES:
             vector = services.embedder.embed_query(query)
             analysis = analyse(query, now)
             for profile, scope, as_of in itertools.product(PROFILES.values(), SCOPES, (None, now)):
-                request = build_query(profile, scope, analysis, vector.tolist(), now, list(Tier),
-                                      as_of=as_of)
+                request = build_query(profile, scope, analysis, vector.tolist(), now, list(Tier), as_of=as_of)
                 key = (request.statement(), _types(request.parameters()))
                 if key not in seen:
                     seen.add(key)
@@ -97,8 +108,10 @@ def warm_up(services: Services) -> Warmth:
 
 def _types(parameters: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """What Neo4j keys a plan on besides the text: each parameter's type (a list's by its first item)."""
+
     def kind(value: Any) -> str:
         if isinstance(value, list):
             return "list of " + (kind(value[0]) if value else "nothing")
         return type(value).__name__
+
     return tuple(sorted((name, kind(value)) for name, value in parameters.items()))

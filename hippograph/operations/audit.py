@@ -14,8 +14,13 @@ from hippograph.operations.limits import DEFAULT_PAGE, MAX_CURSOR, bounded, boun
 
 
 async def audit_log(
-    call: Call, *, operations: Sequence[str] | None = None, since: datetime | None = None,
-    until: datetime | None = None, first: int = DEFAULT_PAGE, after: str | None = None,
+    call: Call,
+    *,
+    operations: Sequence[str] | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    first: int = DEFAULT_PAGE,
+    after: str | None = None,
 ) -> tuple[list[AuditEvent], str | None]:
     """A page of the caller's events and the cursor of the next page (None after the last)."""
     named = [text(op, "filter.operations", 64) for op in bounded_list(operations, "filter.operations") or []]
@@ -27,7 +32,11 @@ async def audit_log(
         return await run_in_threadpool(
             lambda: call.services.audit.query(
                 user_id=call.user_id,  # always the caller: None would mean every user
-                operations=named or None, since=since, until=until, first=first, after=after,
+                operations=named or None,
+                since=since,
+                until=until,
+                first=first,
+                after=after,
             )
         )
     except ValueError as exc:  # the audit log's own word on a bad cursor

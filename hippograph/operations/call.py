@@ -31,8 +31,12 @@ class Call:
         return f"{self.caller.user_id} (key {self.caller.key_id})"
 
     def publish(
-        self, kind: str, project_id: str | None = None, session_id: str | None = None,
-        memory_ids: Iterable[str] = (), entity_ids: Iterable[str] = (),
+        self,
+        kind: str,
+        project_id: str | None = None,
+        session_id: str | None = None,
+        memory_ids: Iterable[str] = (),
+        entity_ids: Iterable[str] = (),
     ) -> None:
         """Tell the caller's subscribers (``memoryEvents``) what changed."""
         self.events.publish(Event(kind, self.user_id, project_id, session_id, tuple(memory_ids), tuple(entity_ids)))

@@ -21,27 +21,46 @@ async def project(call: Call, project_id: str) -> str:
 
 
 async def import_document(
-    call: Call, kind: DocumentKind, document: Any, project: str | None = None, session: str | None = None,
+    call: Call,
+    kind: DocumentKind,
+    document: Any,
+    project: str | None = None,
+    session: str | None = None,
 ) -> Imported:
     """Import an Izanagi document (session, project or long-term)."""
     if not isinstance(document, dict):
         raise BadInput("document must be a JSON object", field="document")
     project_id, session_id = optional_ident(project, "project"), optional_ident(session, "session")
     imported = await run_in_threadpool(
-        import_stored, call.services, kind, document, call.user_id, project_id=project_id, session_id=session_id,
+        import_stored,
+        call.services,
+        kind,
+        document,
+        call.user_id,
+        project_id=project_id,
+        session_id=session_id,
     )
     call.publish(
-        "DOCUMENT_IMPORTED", imported.scope_id if kind is DocumentKind.PROJECT else project_id,
-        imported.scope_id if kind is DocumentKind.SESSION else None, memory_ids=[*imported.created, *imported.removed],
+        "DOCUMENT_IMPORTED",
+        imported.scope_id if kind is DocumentKind.PROJECT else project_id,
+        imported.scope_id if kind is DocumentKind.SESSION else None,
+        memory_ids=[*imported.created, *imported.removed],
     )
     return imported
 
 
 async def export_document(
-    call: Call, kind: DocumentKind, project: str | None = None, session: str | None = None,
+    call: Call,
+    kind: DocumentKind,
+    project: str | None = None,
+    session: str | None = None,
 ) -> dict[str, Any]:
     """An Izanagi document as the graph holds it now."""
     return await run_in_threadpool(
-        export_stored, call.services, kind, call.user_id,
-        project_id=optional_ident(project, "project"), session_id=optional_ident(session, "session"),
+        export_stored,
+        call.services,
+        kind,
+        call.user_id,
+        project_id=optional_ident(project, "project"),
+        session_id=optional_ident(session, "session"),
     )

@@ -7,7 +7,7 @@ from starlette.concurrency import run_in_threadpool
 
 from typing import Any
 
-from hippograph.memory import receipts
+from hippograph.memory import keys, receipts
 from hippograph.memory.errors import NotFound
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing import forget as forget_rules
@@ -21,9 +21,16 @@ async def forget_session(call: Call, session_id: str) -> ScopeForgotten:
     """Erase a session: its memories and turns, what was derived from it, and what only they supported."""
     session_id = ident(session_id, "id")
     Scope(call.user_id, session_id=session_id)  # a malformed id is the caller's mistake
-    forgotten = await run_in_threadpool(forget_rules.forget_session, call.services, call.user_id, session_id, call.actor)
-    call.publish("SESSION_FORGOTTEN", forgotten.project_id, session_id,
-                 memory_ids=forgotten.memory_ids, entity_ids=forgotten.entity_ids)
+    forgotten = await run_in_threadpool(
+        forget_rules.forget_session, call.services, call.user_id, session_id, call.actor
+    )
+    call.publish(
+        "SESSION_FORGOTTEN",
+        forgotten.project_id,
+        session_id,
+        memory_ids=forgotten.memory_ids,
+        entity_ids=forgotten.entity_ids,
+    )
     return forgotten
 
 
@@ -31,7 +38,9 @@ async def forget_project(call: Call, project_id: str) -> ScopeForgotten:
     """Erase a project: its memories, its sessions (as ``forget_session`` does), entities and node."""
     project_id = ident(project_id, "id")
     Scope(call.user_id, project_id)
-    forgotten = await run_in_threadpool(forget_rules.forget_project, call.services, call.user_id, project_id, call.actor)
+    forgotten = await run_in_threadpool(
+        forget_rules.forget_project, call.services, call.user_id, project_id, call.actor
+    )
     call.publish("PROJECT_FORGOTTEN", project_id, memory_ids=forgotten.memory_ids, entity_ids=forgotten.entity_ids)
     return forgotten
 
@@ -46,6 +55,8 @@ async def forget_user(call: Call, user: str | None = None) -> ScopeForgotten:
     forgotten = await run_in_threadpool(forget_rules.forget_user, call.services, user_id, call.actor)
     if forgotten.nothing:
         raise NotFound(f"user {user_id} not found")
+    if forgotten.api_keys:
+        keys.clear_caches()  # the keys this process checked lately; the erased user's are among them
     # The user's open subscriptions hear it last; their sockets close as their keys are gone (hippograph.api.sockets).
     call.events.publish(Event("USER_FORGOTTEN", user_id))
     return forgotten

@@ -13,49 +13,94 @@ from hippograph.memory.writing import knowledge
 from hippograph.memory.writing.knowledge import Recorded
 from hippograph.operations.call import Call
 from hippograph.operations.limits import (
-    MAX_INT, MAX_SHORT_TEXT, bounded, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text, text,
+    MAX_INT,
+    MAX_SHORT_TEXT,
+    bounded,
+    bounded_list,
+    caller_scope,
+    entity_name,
+    ident,
+    optional_ident,
+    optional_text,
+    text,
 )
 
 
 async def record_decision(
-    call: Call, decision: str, *, reason: str | None = None, conflicts_with: Sequence[str] | None = None,
-    tier: Tier = Tier.PROJECT, project: str | None = None, session: str | None = None, request_id: str | None = None,
+    call: Call,
+    decision: str,
+    *,
+    reason: str | None = None,
+    conflicts_with: Sequence[str] | None = None,
+    tier: Tier = Tier.PROJECT,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
     informed_by: str | None = None,
 ) -> Recorded:
     """Record a decision now; close the decisions it replaces; ``informed_by`` names the recall that informed it."""
     scope = caller_scope(call.user_id, project, session)
     conflicts = [ident(i, "conflictsWith") for i in bounded_list(conflicts_with, "conflictsWith") or []]
     recorded = await run_in_threadpool(
-        knowledge.record_decision, call.services, scope, entity_name(decision, "decision"),
-        reason=optional_text(reason, "reason", MAX_SHORT_TEXT), conflicts_with=conflicts, tier=tier,
-        request_id=optional_ident(request_id, "requestId"), informed_by=optional_ident(informed_by, "informedBy"),
+        knowledge.record_decision,
+        call.services,
+        scope,
+        entity_name(decision, "decision"),
+        reason=optional_text(reason, "reason", MAX_SHORT_TEXT),
+        conflicts_with=conflicts,
+        tier=tier,
+        request_id=optional_ident(request_id, "requestId"),
+        informed_by=optional_ident(informed_by, "informedBy"),
     )
     return _published(call, scope, recorded, "DECISION_RECORDED")
 
 
 async def record_error(
-    call: Call, error: str, *, fix: str | None = None, caused_by: str | None = None, tier: Tier = Tier.PROJECT,
-    project: str | None = None, session: str | None = None, request_id: str | None = None,
+    call: Call,
+    error: str,
+    *,
+    fix: str | None = None,
+    caused_by: str | None = None,
+    tier: Tier = Tier.PROJECT,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     """Record an error, with its fix and the decision that caused it."""
     scope = caller_scope(call.user_id, project, session)
     recorded = await run_in_threadpool(
-        knowledge.record_error, call.services, scope, entity_name(error, "error"),
-        fix=entity_name(fix, "fix") if fix is not None else None, caused_by=optional_ident(caused_by, "causedBy"),
-        tier=tier, request_id=optional_ident(request_id, "requestId"),
+        knowledge.record_error,
+        call.services,
+        scope,
+        entity_name(error, "error"),
+        fix=entity_name(fix, "fix") if fix is not None else None,
+        caused_by=optional_ident(caused_by, "causedBy"),
+        tier=tier,
+        request_id=optional_ident(request_id, "requestId"),
     )
     return _published(call, scope, recorded, "ERROR_RECORDED")
 
 
 async def record_pattern(
-    call: Call, pattern: str, *, count: int = 1, tier: Tier = Tier.LONG_TERM, project: str | None = None,
-    session: str | None = None, request_id: str | None = None,
+    call: Call,
+    pattern: str,
+    *,
+    count: int = 1,
+    tier: Tier = Tier.LONG_TERM,
+    project: str | None = None,
+    session: str | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     """Record a recurring pattern, or count more sightings of it."""
     scope = caller_scope(call.user_id, project, session)
     recorded = await run_in_threadpool(
-        knowledge.record_pattern, call.services, scope, entity_name(pattern, "pattern"),
-        count=bounded(count, "count", MAX_INT), tier=tier, request_id=optional_ident(request_id, "requestId"),
+        knowledge.record_pattern,
+        call.services,
+        scope,
+        entity_name(pattern, "pattern"),
+        count=bounded(count, "count", MAX_INT),
+        tier=tier,
+        request_id=optional_ident(request_id, "requestId"),
     )
     return _published(call, scope, recorded, "PATTERN_RECORDED")
 
@@ -65,8 +110,9 @@ async def set_preference(call: Call, key: str, value: str, request_id: str | Non
     scope = Scope(call.user_id)
     key, value = text(key, "key", 64), text(value, "value", MAX_SHORT_TEXT)
     entity_name(f"{key}: {value}", "value")
-    recorded = await run_in_threadpool(knowledge.set_preference, call.services, scope, key, value,
-                                       request_id=optional_ident(request_id, "requestId"))
+    recorded = await run_in_threadpool(
+        knowledge.set_preference, call.services, scope, key, value, request_id=optional_ident(request_id, "requestId")
+    )
     return _published(call, scope, recorded, "PREFERENCE_SET")
 
 
@@ -92,6 +138,11 @@ def _published(call: Call, scope: Scope, recorded: Recorded, kind: str) -> Recor
     if stored.created:
         tier_scope = scope.for_tier(stored.tier)
         touched = [recorded.entity_id, *recorded.closed, *recorded.related.values()]
-        call.publish(kind, tier_scope.project_id, tier_scope.session_id, memory_ids=(stored.id,),
-                     entity_ids=[i for i in dict.fromkeys(touched) if i])
+        call.publish(
+            kind,
+            tier_scope.project_id,
+            tier_scope.session_id,
+            memory_ids=(stored.id,),
+            entity_ids=[i for i in dict.fromkeys(touched) if i],
+        )
     return recorded

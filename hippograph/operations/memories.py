@@ -13,19 +13,32 @@ from hippograph.memory.errors import NotFound
 from hippograph.memory.writing import forget as forget_rules
 from hippograph.memory.writing import updates
 from hippograph.memory.writing.forget import Forgotten
-from hippograph.memory.writing.scrubbing import check_id
+from hippograph.memory.ids import check_id
 from hippograph.memory.writing.admission import KEEP, MAX_CONTENT_CHARS, Keep, MemoryInput
 from hippograph.memory.writing.store import remember as store_memory
 from hippograph.memory.writing.writer import Remembered, Updated
 from hippograph.operations.call import Call
 from hippograph.operations.errors import BadInput
-from hippograph.operations.limits import MAX_ITEM_ATTRIBUTES, MAX_LIST, attributes as json_object, bounded_list, caller_scope, entity_name, ident, optional_ident, optional_text, text
+from hippograph.operations.limits import (
+    MAX_ITEM_ATTRIBUTES,
+    MAX_LIST,
+    attributes as json_object,
+    bounded_list,
+    caller_scope,
+    entity_name,
+    ident,
+    optional_ident,
+    optional_text,
+    text,
+)
 
 
 def item_fields(kind: str, fields: Sequence[str] | None) -> list[str]:
     """A write's indexed fields: an ITEM's only (no other memory is scored by them), at most ``MAX_LIST``."""
     if fields and kind != ITEM_KIND:
-        raise BadInput(f"fields are an {ITEM_KIND.upper()}'s: a {kind.upper()} is scored by its content", field="fields")
+        raise BadInput(
+            f"fields are an {ITEM_KIND.upper()}'s: a {kind.upper()} is scored by its content", field="fields"
+        )
     return bounded_list(fields, "fields") or []
 
 
@@ -46,31 +59,50 @@ async def remember(
 ) -> Remembered:
     """Store a memory under its tier's rules; ``content`` is checked by the writer, which names the field."""
     scope = caller_scope(call.user_id, project, session)
-    named = [(type_, entity_name(name, f"mentions[{i}].name"))
-             for i, (type_, name) in enumerate(bounded_list(mentions, "mentions", MAX_LIST) or [])]
+    named = [
+        (type_, entity_name(name, f"mentions[{i}].name"))
+        for i, (type_, name) in enumerate(bounded_list(mentions, "mentions", MAX_LIST) or [])
+    ]
     item = MemoryInput(
-        content=content, tier=tier, kind=kind, relevance=relevance,
-        summary=optional_text(summary, "summary", MAX_CONTENT_CHARS), mentions=named,
+        content=content,
+        tier=tier,
+        kind=kind,
+        relevance=relevance,
+        summary=optional_text(summary, "summary", MAX_CONTENT_CHARS),
+        mentions=named,
         attributes=json_object(attributes, most=MAX_ITEM_ATTRIBUTES) if kind == ITEM_KIND else json_object(attributes),
         fields=[text(field, f"fields[{i}]", MAX_CONTENT_CHARS) for i, field in enumerate(item_fields(kind, fields))],
     )
-    stored = await run_in_threadpool(lambda: store_memory(
-        call.services, scope, item, request_id=optional_ident(request_id, "requestId")))
+    stored = await run_in_threadpool(
+        lambda: store_memory(call.services, scope, item, request_id=optional_ident(request_id, "requestId"))
+    )
     if stored.created:
         plan, tier_scope = stored.compression, scope.for_tier(tier)
-        call.publish("REMEMBERED", tier_scope.project_id, tier_scope.session_id,
-                     memory_ids=(stored.id, *((plan.delete + plan.archive) if plan else [])), entity_ids=stored.entity_ids)
+        call.publish(
+            "REMEMBERED",
+            tier_scope.project_id,
+            tier_scope.session_id,
+            memory_ids=(stored.id, *((plan.delete + plan.archive) if plan else [])),
+            entity_ids=stored.entity_ids,
+        )
     return stored
 
 
 async def update_memory(
-    call: Call, memory_id: str, content: str | None = None, summary: str | Keep | None = KEEP,
-    relevance: float | None = None, request_id: str | None = None,
+    call: Call,
+    memory_id: str,
+    content: str | None = None,
+    summary: str | Keep | None = KEEP,
+    relevance: float | None = None,
+    request_id: str | None = None,
 ) -> Updated:
     """Change what is given: ``content`` (checked by the writer), ``summary`` (``None`` clears it), ``relevance``."""
     memory_id = ident(memory_id, "id")
-    changes: dict[str, Any] = {"content": content, "relevance": relevance,
-                               "request_id": optional_ident(request_id, "requestId")}
+    changes: dict[str, Any] = {
+        "content": content,
+        "relevance": relevance,
+        "request_id": optional_ident(request_id, "requestId"),
+    }
     if not isinstance(summary, Keep):
         changes["summary"] = optional_text(summary, "summary", MAX_CONTENT_CHARS)
     updated = await run_in_threadpool(lambda: updates.update_memory(call.services, call.user_id, memory_id, **changes))
@@ -79,7 +111,9 @@ async def update_memory(
     return updated
 
 
-async def forget(call: Call, memory: str | None = None, entity: str | None = None, turn: str | None = None) -> Forgotten:
+async def forget(
+    call: Call, memory: str | None = None, entity: str | None = None, turn: str | None = None
+) -> Forgotten:
     """Erase exactly one memory, one entity or one turn, with what only it supported."""
     if [memory, entity, turn].count(None) != 2:
         raise BadInput("give exactly one of memory, entity or turn", field="input")

@@ -1,4 +1,5 @@
-"""``recall``: the caller's best memories for a query, within the priority's budget; ``item_scores``: a store search's."""
+"""``recall``: the caller's best memories for a query, within the priority's budget; ``item_scores``: a store
+search's."""
 
 from __future__ import annotations
 
@@ -19,8 +20,14 @@ from hippograph.operations.limits import MAX_QUERY, bounded_list, caller_scope, 
 
 
 async def recall(
-    call: Call, query: str, *, priority: Priority = Priority.MEDIUM, profile: str = DEFAULT_PROFILE,
-    tiers: Sequence[Tier] | None = None, project: str | None = None, session: str | None = None,
+    call: Call,
+    query: str,
+    *,
+    priority: Priority = Priority.MEDIUM,
+    profile: str = DEFAULT_PROFILE,
+    tiers: Sequence[Tier] | None = None,
+    project: str | None = None,
+    session: str | None = None,
     as_of: datetime | None = None,
 ) -> RecallResult:
     """Recall, timed into ``hippograph_recall_seconds`` whichever interface asked; as of ``as_of``, from
@@ -30,7 +37,13 @@ async def recall(
     moment = limits.as_of(as_of)
     started = time.perf_counter()
     result = await run_in_threadpool(
-        partial(recall_memories, as_of=moment), call.services, query, scope, priority, profile, distinct(tiers),
+        partial(recall_memories, as_of=moment),
+        call.services,
+        query,
+        scope,
+        priority,
+        profile,
+        distinct(tiers),
     )
     call.metrics.recall(result.profile, time.perf_counter() - started)
     return result

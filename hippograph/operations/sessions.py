@@ -40,6 +40,7 @@ async def end_session(call: Call, session_id: str) -> tuple[SessionEnded, dict[s
     Scope(call.user_id, session_id=session_id)
     ended = await run_in_threadpool(session_rules.end_session, call.services, call.user_id, session_id)
     row = await run_in_threadpool(browse.get_session, call.services, call.user_id, session_id)
-    call.publish("SESSION_ENDED", row.get("projectId"), session_id,
-                 memory_ids=[*ended.promoted.values(), *ended.evicted])
+    call.publish(
+        "SESSION_ENDED", row.get("projectId"), session_id, memory_ids=[*ended.promoted.values(), *ended.evicted]
+    )
     return ended, row

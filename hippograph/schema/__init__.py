@@ -13,7 +13,14 @@ from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
 from hippograph.operations.errors import code_of
-from hippograph.schema.extensions import ErrorCodes, OperationGate, OperationTiming, ValidDocuments, caller_fault, token_limit
+from hippograph.schema.extensions import (
+    ErrorCodes,
+    OperationGate,
+    OperationTiming,
+    ValidDocuments,
+    caller_fault,
+    token_limit,
+)
 from hippograph.schema.root import Mutation, Query, Subscription
 
 log = logging.getLogger("hippograph.schema")
@@ -26,8 +33,12 @@ class HippographSchema(strawberry.Schema):
         for error in errors:
             original = error.original_error
             if caller_fault(error) is None and code_of(original) is None and not (error.extensions or {}).get("code"):
-                log.error("unexpected error in %s: %s", ".".join(map(str, error.path or [])) or "operation", original,
-                          exc_info=original)
+                log.error(
+                    "unexpected error in %s: %s",
+                    ".".join(map(str, error.path or [])) or "operation",
+                    original,
+                    exc_info=original,
+                )
 
 
 schema = HippographSchema(

@@ -14,7 +14,9 @@ from hippograph.operations.errors import ErrorCode as _ErrorCode
 from hippograph.operations.errors import code_of
 
 # Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
-strawberry.enum(_ErrorCode, description="What went wrong, as `extensions.code` and as the `code` of a mutation's error.")
+strawberry.enum(
+    _ErrorCode, description="What went wrong, as `extensions.code` and as the `code` of a mutation's error."
+)
 ErrorCode = _ErrorCode
 
 

@@ -21,8 +21,16 @@ from strawberry.types.graphql import OperationType
 
 from hippograph.schema import operation_cost
 from hippograph.operations.errors import (
-    MASKED_MESSAGE, UNAUTHENTICATED_MESSAGE, UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, BadInput, ErrorCode, RequestError,
-    Unauthenticated, Unavailable, code_of,
+    MASKED_MESSAGE,
+    UNAUTHENTICATED_MESSAGE,
+    UNAVAILABLE_ERRORS,
+    UNAVAILABLE_MESSAGE,
+    BadInput,
+    ErrorCode,
+    RequestError,
+    Unauthenticated,
+    Unavailable,
+    code_of,
 )
 from hippograph.schema.limits import MAX_TOKENS
 
@@ -56,23 +64,36 @@ class OperationGate(SchemaExtension):
             document = cast(DocumentNode, context.graphql_document)  # parsed: validation comes after parsing
             operation = get_operation_ast(document, named)
             if operation is None:
-                raise BadInput(f"the document has no operation named {named!r}" if named else
-                               "the document holds several operations: name the one to run in `operationName`")
+                raise BadInput(
+                    f"the document has no operation named {named!r}"
+                    if named
+                    else "the document holds several operations: name the one to run in `operationName`"
+                )
             self._admit(operation)
             if context.pre_execution_errors is None:
                 operation_cost.check(document, operation)
                 context.pre_execution_errors = await run_in_threadpool(
-                    validate_document, context.schema._schema, document, context.validation_rules,
+                    validate_document,
+                    context.schema._schema,
+                    document,
+                    context.validation_rules,
                 )
         except RequestError as refused:
             # The cause (Neo4j unreachable while the key was checked) goes along, to be counted.
             context.pre_execution_errors = [
-                GraphQLError(str(refused), original_error=cast("Exception | None", refused.__cause__), extensions={"code": refused.code.value})
+                GraphQLError(
+                    str(refused),
+                    original_error=cast("Exception | None", refused.__cause__),
+                    extensions={"code": refused.code.value},
+                )
             ]
         except RecursionError:
-            context.pre_execution_errors = [GraphQLError(
-                "the document is nested too deeply", extensions={"code": ErrorCode.LIMIT_EXCEEDED.value},
-            )]
+            context.pre_execution_errors = [
+                GraphQLError(
+                    "the document is nested too deeply",
+                    extensions={"code": ErrorCode.LIMIT_EXCEEDED.value},
+                )
+            ]
         yield
 
     def _admit(self, operation: OperationDefinitionNode) -> None:
@@ -124,8 +145,13 @@ class ValidDocuments(SchemaExtension):
             context.pre_execution_errors = []
         yield
         text = context.query
-        if (not self._known and context.pre_execution_errors == [] and context.graphql_document is not None
-                and text is not None and len(text) <= self.MAX_TEXT):
+        if (
+            not self._known
+            and context.pre_execution_errors == []
+            and context.graphql_document is not None
+            and text is not None
+            and len(text) <= self.MAX_TEXT
+        ):
             with self._lock:
                 self._valid[text] = context.graphql_document
                 if len(self._valid) > self.CAPACITY:
@@ -179,10 +205,17 @@ class ErrorCodes(SchemaExtension):
             code, message = classify(error)
             if metrics is not None and isinstance(error.original_error, (Neo4jError, *UNAVAILABLE_ERRORS)):
                 metrics.neo4j_error(type(error.original_error).__name__)
-            coded.append(GraphQLError(
-                message, nodes=error.nodes, source=error.source, positions=error.positions, path=error.path,
-                original_error=None, extensions={**(error.extensions or {}), "code": code.value},
-            ))
+            coded.append(
+                GraphQLError(
+                    message,
+                    nodes=error.nodes,
+                    source=error.source,
+                    positions=error.positions,
+                    path=error.path,
+                    original_error=None,
+                    extensions={**(error.extensions or {}), "code": code.value},
+                )
+            )
         result.errors = coded
 
 
@@ -220,7 +253,8 @@ def _operation_name(context: ExecutionContext, operation_type: OperationType | N
         if context.operation_name and (definition.name is None or definition.name.value != context.operation_name):
             continue
         names = sorted(
-            s.name.value for s in definition.selection_set.selections
+            s.name.value
+            for s in definition.selection_set.selections
             if isinstance(s, FieldNode) and root is not None and s.name.value in root.fields
         )
         if names:

@@ -31,7 +31,9 @@ class Loaders:
 
 
 def build_loaders(call: Call, cache: bool = True) -> Loaders:
-    def loader(read: Callable[[Call, Sequence[str]], Awaitable[Mapping[str, V]]], missing: Callable[[], V]) -> DataLoader[str, V]:
+    def loader(
+        read: Callable[[Call, Sequence[str]], Awaitable[Mapping[str, V]]], missing: Callable[[], V]
+    ) -> DataLoader[str, V]:
         async def load(keys: list[str]) -> list[V]:
             found = await read(call, keys)
             return [found.get(key, missing()) for key in keys]

@@ -53,8 +53,11 @@ def check(document: DocumentNode, operation: OperationDefinitionNode) -> Cost:
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
     if len(fragments) > MAX_FRAGMENTS:
         raise LimitExceeded(f"the document defines more than {MAX_FRAGMENTS} fragments")
-    spreads = sum(_spreads(d.selection_set) for d in document.definitions
-                  if isinstance(d, (OperationDefinitionNode, FragmentDefinitionNode)))
+    spreads = sum(
+        _spreads(d.selection_set)
+        for d in document.definitions
+        if isinstance(d, (OperationDefinitionNode, FragmentDefinitionNode))
+    )
     if spreads > MAX_SPREADS:
         raise LimitExceeded(f"the document spreads fragments more than {MAX_SPREADS} times")
     cost = _Measure(fragments).selections(operation.selection_set)
@@ -114,12 +117,18 @@ class _Measure:
             if isinstance(selection, FieldNode):
                 inner = self.selections(selection.selection_set)
                 nests = selection.selection_set is not None and not selection.name.value.startswith("__")
-                cost = cost.add(Cost(inner.depth + 1 if nests else 0, inner.fields + 1,
-                                     inner.aliases + (selection.alias is not None)))
+                cost = cost.add(
+                    Cost(
+                        inner.depth + 1 if nests else 0, inner.fields + 1, inner.aliases + (selection.alias is not None)
+                    )
+                )
                 keys[(selection.alias or selection.name).value] += 1
             else:
-                inner, inner_keys = (self._level(selection.selection_set) if isinstance(selection, InlineFragmentNode)
-                                     else self.fragment(cast(FragmentSpreadNode, selection).name.value))
+                inner, inner_keys = (
+                    self._level(selection.selection_set)
+                    if isinstance(selection, InlineFragmentNode)
+                    else self.fragment(cast(FragmentSpreadNode, selection).name.value)
+                )
                 cost = cost.add(inner)
                 keys.update(inner_keys)
         return cost, keys

@@ -17,7 +17,18 @@ from hippograph import __version__
 from hippograph.config import TRANSCRIPT_TRIGGER
 from hippograph.schema.context import Info
 from hippograph.schema.permissions import ADMIN, AUTHENTICATED
-from hippograph.schema.resolvers import audit, browse, documents, events, keys, knowledge, lifecycle, memories, recall, sessions
+from hippograph.schema.resolvers import (
+    audit,
+    browse,
+    documents,
+    events,
+    keys,
+    knowledge,
+    lifecycle,
+    memories,
+    recall,
+    sessions,
+)
 from hippograph.schema.resolvers import forget as forgetting  # `forget` is also a field of Mutation
 
 
@@ -29,11 +40,15 @@ class ServerInfo:
     embedding_model: str
     embedding_dimension: int
     memory_encoding: str = strawberry.field(
-        description="How memories are encoded as they really run: float32, bfloat16 or int8 (HIPPOGRAPH_DOCUMENT_VECTORS, "
-                    "auto resolved).")
+        description="How memories are encoded as they really run: float32, bfloat16, int8 or onnx-int8 "
+        "(HIPPOGRAPH_DOCUMENT_VECTORS, "
+        "auto resolved)."
+    )
     query_encoding: str = strawberry.field(
-        description="How queries are encoded: int8 (a BERT such as MiniLM), bfloat16 (an MPNet where the CPU "
-                    "computes it natively) or float32.")
+        description="How queries are encoded as they really run (HIPPOGRAPH_QUERY_ENCODER, auto resolved): onnx-int8 "
+        "(all-mpnet-base-v2 exported to ONNX Runtime in int8), int8 (a BERT such as MiniLM, in PyTorch) or "
+        "float32 (an MPNet in PyTorch)."
+    )
 
 
 def _query(resolver: Callable[..., Any], description: str) -> Any:
@@ -60,14 +75,21 @@ class Query:
             query_encoding=services.embedder.queries,
         )
 
-    item_scores = _query(recall.item_scores, "A store search's scores: each of the caller's `memories` (at most 50) by its "
-                         "best indexed field's cosine to `query` (its own vector's, when it has no fields); another's id "
-                         "is left out.")
-    recall = _query(recall.recall, "The caller's memories that best answer `query`, ranked, within the priority's budget.")
+    item_scores = _query(
+        recall.item_scores,
+        "A store search's scores: each of the caller's `memories` (at most 50) by its "
+        "best indexed field's cosine to `query` (its own vector's, when it has no fields); another's id "
+        "is left out.",
+    )
+    recall = _query(
+        recall.recall, "The caller's memories that best answer `query`, ranked, within the priority's budget."
+    )
     memory = _query(browse.memory, "One of the caller's memories.")
     memories = _query(browse.memories, "The caller's memories, newest first, a page at a time.")
     entity = _query(browse.entity, "One entity of the caller's knowledge graph.")
-    entities = _query(browse.entities, "The caller's entities by name, a page at a time; `search` matches inside names.")
+    entities = _query(
+        browse.entities, "The caller's entities by name, a page at a time; `search` matches inside names."
+    )
     trace = _query(browse.trace, "Paths through the knowledge graph from an entity, shortest first.")
     chains = _query(browse.chains, "decision → CAUSED → error → SOLVED_BY → fix chains, per error.")
     tier_usage = _query(browse.tier_usage, "How full each tier of a scope is.")
@@ -86,7 +108,9 @@ class Query:
         "`userId`); a receipt naming two users is BAD_USER_INPUT.",
     )
     api_keys = strawberry.field(
-        resolver=keys.api_keys, description="API keys (of one user, when given). Admin keys only.", permission_classes=ADMIN
+        resolver=keys.api_keys,
+        description="API keys (of one user, when given). Admin keys only.",
+        permission_classes=ADMIN,
     )
 
 
@@ -98,21 +122,25 @@ class Mutation:
     )
     append_turn = _mutation(
         lifecycle.append_turn,
-        f"Append a turn to a session's transcript; past {TRANSCRIPT_TRIGGER * 100:.0f} % of its budget the oldest third is summarised.",
+        f"Append a turn to a session's transcript; past {TRANSCRIPT_TRIGGER * 100:.0f} % of its budget the oldest "
+        "third is summarised.",
     )
     remember = _mutation(memories.remember, "Store a memory under its tier's rules (secrets scrubbed, capacity kept).")
     update_memory = _mutation(memories.update_memory, "Change a memory's content, summary or relevance.")
     forget = _mutation(memories.forget, "Delete a memory, an entity or a turn, with what only it supported.")
     forget_session = _mutation(
         forgetting.forget_session,
-        "Erase a session: its memories and turns, the facts and memories derived from it, and what only they supported.",
+        "Erase a session: its memories and turns, the facts and memories derived from it, and what only they "
+        "supported.",
     )
     forget_project = _mutation(
-        forgetting.forget_project, "Erase a project: its memories, its sessions (as forgetSession does), entities and node."
+        forgetting.forget_project,
+        "Erase a project: its memories, its sessions (as forgetSession does), entities and node.",
     )
     forget_user = _mutation(
         forgetting.forget_user,
-        "Erase a user — yourself, or with an admin key anyone — with everything they own; the audit log keeps a tombstone.",
+        "Erase a user — yourself, or with an admin key anyone — with everything they own; the audit log keeps a "
+        "tombstone.",
     )
     link = _mutation(knowledge.link, "Add a knowledge-graph edge between two of the caller's entities.")
     unlink = _mutation(knowledge.unlink, "Remove a knowledge-graph edge.")
@@ -123,10 +151,14 @@ class Mutation:
     consolidate = _mutation(
         lifecycle.consolidate, "Consolidate the caller's memory: deduplicate, promote, generalise, decay."
     )
-    import_document = _mutation(documents.import_document, "Import an Izanagi document (session, project or long-term).")
+    import_document = _mutation(
+        documents.import_document, "Import an Izanagi document (session, project or long-term)."
+    )
     export_document = _mutation(documents.export_document, "Export an Izanagi document as the graph holds it now.")
     create_api_key = strawberry.mutation(
-        resolver=keys.create_api_key, description="Issue an API key for a user. Admin keys only.", permission_classes=ADMIN
+        resolver=keys.create_api_key,
+        description="Issue an API key for a user. Admin keys only.",
+        permission_classes=ADMIN,
     )
     revoke_api_key = strawberry.mutation(
         resolver=keys.revoke_api_key, description="Revoke an API key. Admin keys only.", permission_classes=ADMIN

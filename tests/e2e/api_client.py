@@ -3,22 +3,47 @@ small GraphQL client, and subscriptions over graphql-transport-ws."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import subprocess
 import sys
 import time
 import uuid
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from hippograph import cli
 from hippograph_bench.server import Server
 
 HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
+
+
+def hippograph_here(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``hippograph ARGS`` as the command runs it (its ``main``: exit code, stdout, stderr), in this process,
+    with ``env`` added to the environment meanwhile: for a test of what a command does, not of its process,
+    without a new interpreter importing torch each time (seconds, a minute on a loaded machine)."""
+    out, err = io.StringIO(), io.StringIO()
+    before = {name: os.environ.get(name) for name in env or {}}
+    os.environ.update(env or {})
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = cli.main(list(args))
+    except SystemExit as exit:  # argparse's refusals and --help
+        code = exit.code if isinstance(exit.code, int) else 1
+    finally:
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+    return subprocess.CompletedProcess(["hippograph", *args], code, out.getvalue(), err.getvalue())
 
 
 class Client:

@@ -1,4 +1,4 @@
-"""hippograph.agents against a real server: the OpenAI Agents SDK's Session protocol on a hippograph
+"""hippograph.integrations.agents against a real server: the OpenAI Agents SDK's Session protocol on a hippograph
 session's transcript, held call for call to the SDK's own SQLiteSession, and in runs of ``Runner.run``
 whose model is the SDK's ``ScriptedModel``, a test double for the LLM (no LLM endpoint runs here).
 The SDK's own session tests, ported, are in ``test_agents_session_upstream.py``."""
@@ -19,7 +19,7 @@ from agents.memory import Session, SessionSettings, SQLiteSession  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
-from hippograph.agents import HippographSession  # noqa: E402
+from hippograph.integrations.agents import HippographSession  # noqa: E402
 from hippograph.client import (  # noqa: E402
     Client, ErrorCode, HippographError, MemoryKind, Tier, append_turn, forget, memories, recall, start_session,
     transcript,

@@ -33,7 +33,7 @@ from agents.memory import SessionSettings  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
-from hippograph.agents import HippographSession  # noqa: E402
+from hippograph.integrations.agents import HippographSession  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import uuid
 from typing import Any
 
 import pytest
 
-from api_client import HIPPOGRAPH, Client
+from api_client import Client, hippograph_here
 from hippograph.memory import keys
 from hippograph.memory.services import Services
 
@@ -182,34 +181,30 @@ def test_forget_user_erases_yourself_or_with_an_admin_key_anyone(make_client, se
     assert forget(admin, "forgetUser", user="bad user!")["code"] == "BAD_USER_INPUT"
 
 
-def hippograph(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([HIPPOGRAPH, *args], capture_output=True, text=True, timeout=300)
-
-
 def test_the_forget_command(make_client, services: Services) -> None:
     client = make_client("kit")
     gone, also = marker(), marker()
     converse(client, "s1", "shop", sentences(gone))
     converse(client, "s2", "lab", sentences(also))
 
-    done = hippograph("forget", "session", "s1", "--user", client.user_id)
+    done = hippograph_here("forget", "session", "s1", "--user", client.user_id)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"forgot session s1 of user {client.user_id}: memories ")
     # Progress on stderr, a plain line off a terminal: one transaction, so all its memories at once.
     memories = re.search(r": memories (\d+)", done.stdout)[1]
     assert done.stderr.splitlines()[-1].startswith(f"forget session s1: {memories}/{memories} memories ("), done.stderr
     assert traces(client, services, [gone], "shop") == []
-    done = hippograph("forget", "project", "lab", "--user", client.user_id)
+    done = hippograph_here("forget", "project", "lab", "--user", client.user_id)
     assert done.returncode == 0 and "sessions 1, projects 1" in done.stdout, done.stderr
     assert traces(client, services, [also], "lab") == []
-    missing = hippograph("forget", "session", "s1", "--user", client.user_id)
+    missing = hippograph_here("forget", "session", "s1", "--user", client.user_id)
     assert missing.returncode == 1 and missing.stderr.strip() == "hippograph: error: session s1 not found"
 
-    done = hippograph("forget", "user", client.user_id)
+    done = hippograph_here("forget", "user", client.user_id)
     assert done.returncode == 0 and "api keys 1" in done.stdout, done.stderr
     assert re.match(rf"forget user {client.user_id}: (\d+)/\1 nodes \(", done.stderr.splitlines()[-1]), done.stderr
     assert client.codes('{ memories { nodes { id } } }') == ["UNAUTHENTICATED"]
     assert [e.operation for e in tombstones(services, client.user_id)] == ["forget_user"]
     assert tombstones(services, client.user_id)[0].detail.endswith("; by the command line")
-    missing = hippograph("forget", "user", client.user_id)
+    missing = hippograph_here("forget", "user", client.user_id)
     assert missing.returncode == 1 and "not found" in missing.stderr

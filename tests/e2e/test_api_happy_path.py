@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from api_client import HIPPOGRAPH, Client, new_user
-from hippograph.local_neo4j import neo4j_version
+from hippograph.local.neo4j_server import neo4j_version
 
 pytestmark = pytest.mark.neo4j
 

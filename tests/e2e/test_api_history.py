@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from api_client import HIPPOGRAPH, Client
+from api_client import Client, hippograph_here
 
 pytestmark = pytest.mark.neo4j
 
@@ -170,20 +169,19 @@ def test_the_forget_command_writes_a_receipt_that_forget_verify_checks(
     client = make_client("receipts")
     remember(client, "the staging cluster lives in eu-west")
     path = tmp_path / "receipt.json"
-    run = subprocess.run([HIPPOGRAPH, "forget", "user", client.user_id, "--receipt", str(path)],
-                         capture_output=True, text=True, timeout=300)
+    run = hippograph_here("forget", "user", client.user_id, "--receipt", str(path))
     assert run.returncode == 0, run.stderr
     receipt = json.loads(path.read_text())
     assert receipt["scope"] == "user" and receipt["nodes"]["Memory"] == 1 and receipt["nodes"]["User"] == 1
 
-    checked = subprocess.run([HIPPOGRAPH, "forget", "verify", str(path)], capture_output=True, text=True, timeout=300)
+    checked = hippograph_here("forget", "verify", str(path))
     assert checked.returncode == 0, checked.stderr
     assert json.loads(checked.stdout)["erased"] is True
 
     services.driver.execute_query("CREATE (:Entity {id: 'planted', userId: $u, name: 'x'})", u=client.user_id,
                                   database_=services.database)
     try:
-        planted = subprocess.run([HIPPOGRAPH, "forget", "verify", str(path)], capture_output=True, text=True, timeout=300)
+        planted = hippograph_here("forget", "verify", str(path))
         assert planted.returncode == 1 and "NOT erased" in planted.stderr
         assert json.loads(planted.stdout)["user_remains"]["nodes"] == 1
     finally:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from hippograph import local_neo4j
+from hippograph.local import neo4j_server
 from hippograph.config import Settings
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.errors import OutcomeUnknown
@@ -90,10 +90,10 @@ def test_writes_answered_while_neo4j_is_killed_are_answered_truly(
         thread.start()
     try:
         assert until(lambda: len(http_answers) >= 3 * WRITERS and len(process_answers) >= 3 * WRITERS, 120)
-        pid = local_neo4j.status(settings).pid
+        pid = neo4j_server.status(settings).pid
         assert pid is not None
         os.kill(pid, signal.SIGKILL)  # mid-load: some commits are in flight
-        assert until(lambda: not local_neo4j.status(settings).running, 60)
+        assert until(lambda: not neo4j_server.status(settings).running, 60)
         before = len(http_answers), len(process_answers)
         # The writers go on against the dead store until each kind has been refused a few times.
         assert until(lambda: len(http_answers) >= before[0] + WRITERS and len(process_answers) >= before[1] + WRITERS, 120)
@@ -101,7 +101,7 @@ def test_writes_answered_while_neo4j_is_killed_are_answered_truly(
         stop.set()
         for thread in threads:
             thread.join(120)
-        local_neo4j.start(settings, log=lambda _: None)
+        neo4j_server.start(settings, log=lambda _: None)
     assert until(lambda: not client.codes("{ tierUsage { tier } }"), 120), "the service did not recover"
     assert {a["code"] for a in http_answers if "code" in a}, "no write failed: the kill was not under load"
 

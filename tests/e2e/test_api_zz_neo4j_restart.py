@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from hippograph import local_neo4j
+from hippograph.local import neo4j_server
 from hippograph.config import Settings
 from hippograph.memory import keys
 from hippograph.memory.services import Services
@@ -38,7 +38,7 @@ def test_unavailable_while_neo4j_is_down_then_recovers(
     )["remember"]["memory"]["id"]
     pid = api_server.process.pid
     try:
-        local_neo4j.stop(settings, log=lambda _: None)
+        neo4j_server.stop(settings, log=lambda _: None)
         for client in (alice, hurried):
             assert client.codes('{ recall(query: "database restart") { profile } }') == ["UNAVAILABLE"]
             assert client.codes(f'{{ memory(id: "{stored}") {{ id }} }}') == ["UNAVAILABLE"]
@@ -50,7 +50,7 @@ def test_unavailable_while_neo4j_is_down_then_recovers(
         assert httpx.get(f"{api_server.base}/healthz").status_code == 200
         assert httpx.get(f"{api_server.base}/readyz", timeout=60).status_code == 503
     finally:
-        local_neo4j.start(settings, log=lambda _: None)
+        neo4j_server.start(settings, log=lambda _: None)
     assert until(lambda: not alice.codes("{ tierUsage { tier } }"), 90), "the service did not recover by itself"
     assert api_server.process.poll() is None and api_server.process.pid == pid
     memory = alice.data(f'{{ memory(id: "{stored}") {{ content }} }}')["memory"]

@@ -1,27 +1,24 @@
-"""``hippograph import`` as a user runs it: it says what it is doing from its first line, and a document
-larger than its tier is refused naming the one setting to raise."""
+"""``hippograph import`` as a user runs it (its ``main``, in this process): it says what it is doing from its
+first line, and a document larger than its tier is refused naming the one setting to raise."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 
 from hippograph.memory.services import Services
+from api_client import hippograph_here
 
 pytestmark = pytest.mark.neo4j
 
-HIPPOGRAPH = Path(sys.executable).with_name("hippograph")
 PROJECT = Path(__file__).parents[1] / "fixtures" / "izanagi" / "project-memory.json"
 
 
 def run_import(user: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(HIPPOGRAPH), "import", "project", str(PROJECT), "--user", user], capture_output=True,
-                          text=True, timeout=600, env={**os.environ, **env})
+    return hippograph_here("import", "project", str(PROJECT), "--user", user, env=env)
 
 
 def test_an_import_says_first_that_it_loads_the_model(services: Services) -> None:
@@ -40,8 +37,7 @@ def test_a_project_larger_than_its_tier_names_the_capacity_setting(services: Ser
 
 def test_a_capacity_kept_with_the_cli_is_the_imports(services: Services) -> None:
     def capacity(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(HIPPOGRAPH), "capacity", *args], capture_output=True, text=True, timeout=120,
-                              env={**os.environ, "HIPPOGRAPH_PROJECT_CAPACITY": "100"})
+        return hippograph_here("capacity", *args, env={"HIPPOGRAPH_PROJECT_CAPACITY": "100"})
 
     try:
         kept = capacity("project", "1000000")

@@ -1,4 +1,4 @@
-"""hippograph.langchain with langchain-core alone, against a real server: the retriever's documents are
+"""hippograph.integrations.langchain with langchain-core alone, against a real server: the retriever's documents are
 the delivered items with their scores and components; the chat history is a session's transcript."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from langchain_core.messages import AIMessage, ChatMessage, HumanMessage, System
 
 from hippograph_bench.server import Server  # noqa: E402
 from hippograph.client import Client, ErrorCode, HippographError, Priority, Tier, recall, remember  # noqa: E402
-from hippograph.langchain import HippographChatMessageHistory, HippographRetriever  # noqa: E402
+from hippograph.integrations.langchain import HippographChatMessageHistory, HippographRetriever  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402

@@ -1,4 +1,4 @@
-"""hippograph.langgraph against a real server: LangGraph's BaseStore on stored items.
+"""hippograph.integrations.langgraph against a real server: LangGraph's BaseStore on stored items.
 
 Upstream's own store tests run ported in ``test_langgraph_upstream.py``; the checks here are the
 interface's docstrings and hippograph's side of it: put/get/delete by namespace and key, search by
@@ -31,7 +31,7 @@ from hippograph.client import (  # noqa: E402
     Client, HippographError, MemoryKind, Priority, Tier, end_session, item_scores, memories, recall, remember,
     start_session,
 )
-from hippograph.langgraph import ATTRIBUTE, HippographStore, request_ids  # noqa: E402
+from hippograph.integrations.langgraph import ATTRIBUTE, HippographStore, request_ids  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402

@@ -39,7 +39,7 @@ pytest.importorskip("langgraph", reason="the langgraph extra is not installed (p
 from langgraph.store.base import IndexConfig, InvalidNamespaceError, PutOp  # noqa: E402
 
 from hippograph_bench.server import Server  # noqa: E402
-from hippograph.langgraph import HippographStore  # noqa: E402
+from hippograph.integrations.langgraph import HippographStore  # noqa: E402
 from hippograph.memory import keys  # noqa: E402
 from hippograph.memory.services import Services  # noqa: E402
 from api_client import new_user  # noqa: E402

@@ -51,5 +51,8 @@ def test_reembed_moves_the_store_and_the_server_names_the_model(first_slot: Serv
         assert until(ready, 900)
         # While it warms up, readiness names the model it warms.
         assert all(reason.startswith(f"warming up the embedding model {MPNET} (768 dimensions)") for reason in reasons), reasons
-        info = httpx.post(f"{server.base}/graphql", json={"query": "{ serverInfo { embeddingModel embeddingDimension } }"})
-        assert info.json()["data"]["serverInfo"] == {"embeddingModel": MPNET, "embeddingDimension": 768}
+        info = httpx.post(f"{server.base}/graphql",
+                          json={"query": "{ serverInfo { embeddingModel embeddingDimension queryEncoding } }"})
+        # all-mpnet-base-v2's queries run in ONNX Runtime int8 by default (HIPPOGRAPH_QUERY_ENCODER=auto), and say so.
+        assert info.json()["data"]["serverInfo"] == {"embeddingModel": MPNET, "embeddingDimension": 768,
+                                                     "queryEncoding": "onnx-int8"}

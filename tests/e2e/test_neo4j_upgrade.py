@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,19 +25,20 @@ from hippograph.config import RESOURCES, Settings
 from hippograph.graph import migrations
 from hippograph.graph.database_info import VECTOR_FILTERS
 from hippograph.graph.vocabulary import Tier
-from hippograph import local_neo4j
-from hippograph.local_java import Java, javas
+from hippograph.local import neo4j_server
+from hippograph.local.java import Java, javas
 from hippograph.memory.recall.profiles import PROFILES
 from hippograph.memory.recall.query import recall
-from hippograph.memory.services import migration_parameters, open_services
+from hippograph.memory.services import migration_parameters
+from hippograph.operations.services import open_services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.store import MemoryInput, remember
+from api_client import hippograph_here
 
 pytestmark = pytest.mark.neo4j
 
 OLD_POM = Path(__file__).resolve().parents[1] / "fixtures" / "neo4j-5.26" / "pom.xml"
 OLD_ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
-HIPPOGRAPH = str(Path(sys.executable).with_name("hippograph"))
 USER = "upgraded-user"
 TEXTS = ["The staging cluster runs in eu-west-1.", "Deploys go out on Tuesdays after the review.",
          "The user prefers answers in British English."]
@@ -61,16 +61,17 @@ def old_java() -> Java:
 
 
 def hippograph(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([HIPPOGRAPH, *args], env=env, capture_output=True, text=True, timeout=600)
+    """The command through its ``main``, in this process with ``env``: a new interpreter's torch is not what is tested."""
+    return hippograph_here(*args, env=env)
 
 
 def start_old_server(settings: Settings, java: Java) -> None:
-    lay = local_neo4j.layout(settings)
-    local_neo4j.resolve_jars(lay, log=lambda _: None, pom=OLD_POM)
-    local_neo4j.write_config(settings, lay)
+    lay = neo4j_server.layout(settings)
+    neo4j_server.resolve_jars(lay, log=lambda _: None, pom=OLD_POM)
+    neo4j_server.write_config(settings, lay)
     env = {**os.environ, "NEO4J_HOME": str(lay.home), "NEO4J_CONF": str(lay.conf)}
     classpath = f"{lay.lib}/*"
-    subprocess.run([str(java.executable), "-cp", classpath, local_neo4j.ADMIN_TOOL, "dbms", "set-initial-password",
+    subprocess.run([str(java.executable), "-cp", classpath, neo4j_server.ADMIN_TOOL, "dbms", "set-initial-password",
                     settings.neo4j_password], cwd=lay.home, env=env, check=True, capture_output=True)
     lay.logs.mkdir(parents=True, exist_ok=True)
     with open(lay.console_log, "ab") as out:
@@ -111,12 +112,12 @@ def upgrade(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Upgrade]:
             written = datetime(2026, 1, 5, tzinfo=timezone.utc)
             ids = [remember(services, Scope(USER), MemoryInput(text, Tier.LONG_TERM), now=written).id for text in TEXTS]
         refused = hippograph(env, "migrate")
-        local_neo4j.stop(settings, log=lambda _: None)
+        neo4j_server.stop(settings, log=lambda _: None)
         start_log: list[str] = []
-        local_neo4j.start(settings, log=start_log.append)
+        neo4j_server.start(settings, log=start_log.append)
         yield Upgrade(settings, env, start_log, refused, ids)
     finally:
-        local_neo4j.stop(settings, log=lambda _: None)
+        neo4j_server.stop(settings, log=lambda _: None)
 
 
 def test_migrate_refuses_a_server_older_than_2026_in_one_line_and_changes_nothing(upgrade: Upgrade) -> None:
@@ -129,10 +130,10 @@ def test_migrate_refuses_a_server_older_than_2026_in_one_line_and_changes_nothin
 def test_the_old_store_is_dumped_before_the_new_server_upgrades_it(upgrade: Upgrade) -> None:
     said = "\n".join(upgrade.start_log)
     assert "written by Neo4j 5.26" in said and "dumping it first into" in said, said
-    dumps = list((local_neo4j.layout(upgrade.settings).dumps).glob("before-2026.08.1-from-5.26-*/*.dump"))
+    dumps = list((neo4j_server.layout(upgrade.settings).dumps).glob("before-2026.08.1-from-5.26-*/*.dump"))
     assert {dump.name for dump in dumps} == {"neo4j.dump", "system.dump"}
     assert all(dump.stat().st_size > 0 for dump in dumps)
-    assert local_neo4j.layout(upgrade.settings).store_version.read_text() == local_neo4j.neo4j_version()
+    assert neo4j_server.layout(upgrade.settings).store_version.read_text() == neo4j_server.neo4j_version()
 
 
 def test_after_migrating_every_memory_is_there_and_recalled_through_the_filtered_index(upgrade: Upgrade) -> None:
@@ -153,11 +154,11 @@ def test_after_migrating_every_memory_is_there_and_recalled_through_the_filtered
 
 def test_a_dump_of_the_stopped_server_restores_the_store_as_it_was(upgrade: Upgrade) -> None:
     settings, quiet = upgrade.settings, (lambda _: None)
-    with pytest.raises(local_neo4j.LocalNeo4jError, match="stop"):
-        local_neo4j.dump(settings, log=quiet)
-    local_neo4j.stop(settings, log=quiet)
+    with pytest.raises(neo4j_server.LocalNeo4jError, match="stop"):
+        neo4j_server.dump(settings, log=quiet)
+    neo4j_server.stop(settings, log=quiet)
     said: list[str] = []
-    folder = local_neo4j.dump(settings, log=said.append)
+    folder = neo4j_server.dump(settings, log=said.append)
     assert {dump.name for dump in folder.glob("*.dump")} == {"neo4j.dump", "system.dump"} and str(folder) in said[0]
 
     def stored() -> list[str]:
@@ -165,11 +166,11 @@ def test_a_dump_of_the_stopped_server_restores_the_store_as_it_was(upgrade: Upgr
             records, _, _ = driver.execute_query("MATCH (m:Memory {userId: $u}) RETURN m.id AS id ORDER BY id", u=USER)
             return [r["id"] for r in records]
 
-    local_neo4j.start(settings, log=quiet)
+    neo4j_server.start(settings, log=quiet)
     with GraphDatabase.driver(settings.neo4j_uri, auth=(settings.neo4j_user, settings.neo4j_password)) as driver:
         driver.execute_query("MATCH (m:Memory {id: $id}) DETACH DELETE m", id=upgrade.ids[1])
     assert len(stored()) == len(upgrade.ids) - 1
-    local_neo4j.stop(settings, log=quiet)
-    local_neo4j.load(settings, folder, log=quiet)
-    local_neo4j.start(settings, log=quiet)
+    neo4j_server.stop(settings, log=quiet)
+    neo4j_server.load(settings, folder, log=quiet)
+    neo4j_server.start(settings, log=quiet)
     assert stored() == sorted(upgrade.ids)

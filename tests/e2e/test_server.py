@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from hippograph_bench.server import Server, free_port, running_server
-from hippograph.local_neo4j import neo4j_version
+from hippograph.local.neo4j_server import neo4j_version
 from hippograph.memory import warmup
 from hippograph.memory.services import Services
 from api_client import HIPPOGRAPH, Client, until

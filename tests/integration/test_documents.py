@@ -554,7 +554,7 @@ def test_an_archived_pattern_drops_out_of_the_export(store: Services) -> None:
 @pytest.fixture
 def cli_services(store: Services, monkeypatch: pytest.MonkeyPatch) -> Services:
     # The CLI opens services from the environment; hand it the test's (same Neo4j, model already loaded).
-    monkeypatch.setattr("hippograph.memory.services.open_services", lambda settings, verify=True: nullcontext(store))
+    monkeypatch.setattr("hippograph.operations.services.open_services", lambda settings, verify=True: nullcontext(store))
     return store
 
 

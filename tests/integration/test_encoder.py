@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import Pooling
 
-from hippograph.embedding import Embedder, EmbeddingError, passages
-from hippograph.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
+from hippograph.encoding.embedding import Embedder, EmbeddingError, passages
+from hippograph.encoding.encoder import ROW_TOKENS, ROWS_PER_CALL, PackedEncoder, _pack
 from hippograph.memory.services import Services
 
 pytestmark = pytest.mark.neo4j
@@ -57,6 +58,21 @@ def test_a_passage_past_the_model_limit_is_cut_as_sentence_transformers_cuts_it(
     assert np.allclose(float32.embed(texts), _reference(float32, texts), atol=1e-5)
 
 
+def test_a_process_traces_a_model_once_and_every_encoder_of_it_shares_that_module(
+    float32: Embedder, services: Services
+) -> None:
+    # TorchScript never frees a frozen module (bench/encoder.md): a second Embedder of the model, as a
+    # command or a re-embed opens, must not trace it again. A bfloat16 encoder runs its own eager module.
+    again = Embedder(services.settings.embedding_model, threads=1, documents="float32")
+    assert again._packed is not float32._packed and again._packed._model is float32._packed._model
+    assert isinstance(again._packed._model, torch.jit.ScriptModule)
+    bfloat16 = Embedder(services.settings.embedding_model, threads=1, documents="bfloat16")
+    assert bfloat16._packed._model is not float32._packed._model
+    assert not isinstance(bfloat16._packed._model, torch.jit.ScriptModule)
+    text = ["Use PostgreSQL 16 for the orders service"]
+    assert np.array_equal(again.embed(text), float32.embed(text))
+
+
 def test_bfloat16_vectors_stay_within_rounding_of_float32_and_of_themselves_alone(float32: Embedder) -> None:
     bfloat16 = Embedder(float32.name, threads=1, documents="bfloat16")
     assert bfloat16.documents == "bfloat16" and bfloat16._packed.bfloat16
@@ -76,8 +92,9 @@ def test_packing_fills_rows_in_order_without_splitting_a_passage() -> None:
 
 @pytest.fixture(scope="module")
 def mpnet() -> Iterator[Embedder]:
-    # all-mpnet-base-v2 (assembled by `make setup`), in full precision: an MPNet, not a BERT.
-    yield Embedder("all-mpnet-base-v2", threads=1, documents="float32")
+    # all-mpnet-base-v2 (assembled by `make setup`), in full precision: an MPNet, not a BERT; its queries in
+    # PyTorch (HIPPOGRAPH_QUERY_ENCODER=torch; ONNX Runtime's are tests/integration/test_onnx_queries.py's).
+    yield Embedder("all-mpnet-base-v2", threads=1, documents="float32", queries="torch")
 
 
 def test_mpnet_takes_the_packed_path_and_matches_a_padded_batch(mpnet: Embedder) -> None:
@@ -87,8 +104,8 @@ def test_mpnet_takes_the_packed_path_and_matches_a_padded_batch(mpnet: Embedder)
 
 
 def test_mpnet_queries_are_not_quantized(mpnet: Embedder) -> None:
-    # In int8 (but its feed-forward outputs) MPNet lost Hit@1 (PackedEncoder.for_queries); in bfloat16,
-    # where the CPU has it, or full precision, a query's vector is the full-precision one to rounding.
+    # In int8 (but its feed-forward outputs) MPNet lost Hit@1 (PackedEncoder.for_queries): in PyTorch its
+    # queries run in full precision, a query's vector the reference one to rounding.
     questions = ["When did Caroline go to the LGBTQ support group?", "What did Melanie paint recently?",
                  "Which database does the orders service use?", "How long has Nate had his turtles?"]
     cosines = (np.stack([mpnet.embed_query(q) for q in questions]) * _reference(mpnet, questions)).sum(axis=1)
@@ -119,13 +136,13 @@ def test_int8_documents_of_mpnet_keep_its_feed_forward_outputs_in_full_precision
 def test_int8_documents_on_mpnet_are_encoded_in_int8_and_say_so(mpnet: Embedder) -> None:
     # HIPPOGRAPH_DOCUMENT_VECTORS=int8 on an MPNet once encoded memories with its full-precision query encoder
     # and reported "int8": now its documents go through an int8 encoder of their own, and the report is that.
-    int8 = Embedder("all-mpnet-base-v2", threads=1, documents="int8")
+    int8 = Embedder("all-mpnet-base-v2", threads=1, documents="int8", queries="torch")
     texts = passages(TEXT) + ["Which database does the orders service use?"]
     vectors = int8.embed(texts)
     cosines = (vectors * _reference(mpnet, texts)).sum(axis=1)
     assert int8.documents == "int8" and int8._int8 is not None and int8._int8.quantized
     assert 0.94 < cosines.mean() and cosines.max() < 0.9999  # int8: close to the full-precision vector, not it
-    assert int8.queries in ("bfloat16", "float32") and mpnet.queries == int8.queries  # its queries are not quantized
+    assert int8.queries == "float32" and mpnet.queries == int8.queries  # its queries are not quantized
 
 
 def test_a_document_encoding_the_model_cannot_take_is_refused(services: Services, tmp_path: Path) -> None:

@@ -92,8 +92,8 @@ def tombstones(services: Services, user_id: str) -> list[Any]:
     return events
 
 
-def test_facts_keep_their_session_and_turn_positions_after_the_turns_are_gone(clean_db: Services) -> None:
-    services = budgeted(clean_db, 90)  # small enough that the transcript is summarised while it runs
+def test_facts_keep_their_session_and_turn_positions_after_the_turns_are_gone(clean_hashed: Services) -> None:
+    services = budgeted(clean_hashed, 90)  # small enough that the transcript is summarised while it runs
     start_session(services, S1, now=T0)
     positions = said(services, S1, FORGOTTEN_TURNS, T0)
     remember(services, S1, MemoryInput("The wallabyish cache holds invoices for an hour.", Tier.SESSION, kind="fact"))
@@ -114,22 +114,22 @@ def test_facts_keep_their_session_and_turn_positions_after_the_turns_are_gone(cl
     assert promoted[0]["sessions"] == ["s1"] and promoted[0]["turns"] == []
 
 
-def test_forgetting_one_memory_takes_its_text_from_the_memory_said_after_it(clean_db: Services) -> None:
+def test_forgetting_one_memory_takes_its_text_from_the_memory_said_after_it(clean_hashed: Services) -> None:
     # The memory after a forgotten one kept its text as what was said before it (memory_text indexes that).
     texts = ["Ana: the invoice export runs nightly", "Ben: the narwhalic queue drains at noon",
              "Ana: and the ledger goes to the archive bucket"]
-    stored = [remember(clean_db, S1, MemoryInput(text, Tier.SESSION, kind="note"), now=T0 + timedelta(minutes=i))
+    stored = [remember(clean_hashed, S1, MemoryInput(text, Tier.SESSION, kind="note"), now=T0 + timedelta(minutes=i))
               for i, text in enumerate(texts)]
     preceding = "MATCH (m:Memory {id: $id}) RETURN m.preceding AS preceding"
-    assert rows(clean_db, preceding, id=stored[2].id) == [{"preceding": texts[1]}]
-    forget_memory(clean_db, "alice", stored[1].id)
-    assert traces(clean_db, ["narwhalic"]) == set()
-    assert rows(clean_db, preceding, id=stored[2].id) == [{"preceding": texts[0]}]
-    assert rows(clean_db, preceding, id=stored[0].id) == [{"preceding": None}]
+    assert rows(clean_hashed, preceding, id=stored[2].id) == [{"preceding": texts[1]}]
+    forget_memory(clean_hashed, "alice", stored[1].id)
+    assert traces(clean_hashed, ["narwhalic"]) == set()
+    assert rows(clean_hashed, preceding, id=stored[2].id) == [{"preceding": texts[0]}]
+    assert rows(clean_hashed, preceding, id=stored[0].id) == [{"preceding": None}]
 
 
-def test_forgetting_a_session_leaves_nothing_of_it(clean_db: Services) -> None:
-    services = budgeted(clean_db, 90)
+def test_forgetting_a_session_leaves_nothing_of_it(clean_hashed: Services) -> None:
+    services = budgeted(clean_hashed, 90)
     start_session(services, S1, now=T0)
     said(services, S1, FORGOTTEN_TURNS, T0)
     remember(services, S1, MemoryInput("Note: the wallabyish queue drains at midnight.", Tier.SESSION))
@@ -171,99 +171,99 @@ def test_forgetting_a_session_leaves_nothing_of_it(clean_db: Services) -> None:
         forget_session(services, "alice", "s1")
 
 
-def test_forgetting_an_active_session_takes_its_turns(clean_db: Services) -> None:
-    start_session(clean_db, S1, now=T0)
-    said(clean_db, S1, FORGOTTEN_TURNS, T0)
-    forgotten = forget_session(clean_db, "alice", "s1")
+def test_forgetting_an_active_session_takes_its_turns(clean_hashed: Services) -> None:
+    start_session(clean_hashed, S1, now=T0)
+    said(clean_hashed, S1, FORGOTTEN_TURNS, T0)
+    forgotten = forget_session(clean_hashed, "alice", "s1")
     assert (forgotten.turns, forgotten.sessions, forgotten.memories) == (len(FORGOTTEN_TURNS), 1, 0)
-    assert traces(clean_db, FORGOTTEN_WORDS) == set()
+    assert traces(clean_hashed, FORGOTTEN_WORDS) == set()
 
 
-def test_a_fact_said_in_two_sessions_goes_with_either_and_merges_unite_their_provenance(clean_db: Services) -> None:
+def test_a_fact_said_in_two_sessions_goes_with_either_and_merges_unite_their_provenance(clean_hashed: Services) -> None:
     words = "We decided the wallabyish importer retries three times before it pages anyone."
     for scope, at in ((S1, T0), (S2, T0 + timedelta(days=1))):
-        start_session(clean_db, scope, now=at)
-        said(clean_db, scope, [("Ben", words)], at)
-        end_session(clean_db, "alice", scope.session_id, now=at)
-    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN m.sourceSessions AS s, m.sourceTurns AS t")
+        start_session(clean_hashed, scope, now=at)
+        said(clean_hashed, scope, [("Ben", words)], at)
+        end_session(clean_hashed, "alice", scope.session_id, now=at)
+    facts = rows(clean_hashed, "MATCH (m:Memory {tier: 'PROJECT'}) RETURN m.sourceSessions AS s, m.sourceTurns AS t")
     assert facts == [{"s": ["s1", "s2"], "t": ["s1#1", "s2#1"]}]
     s3 = Scope("alice", "shop", "s3")
-    start_session(clean_db, s3, now=T0 + timedelta(days=2))
-    said(clean_db, s3, [("Ben", words.replace("anyone.", "anyone!"))], T0 + timedelta(days=2))
-    end_session(clean_db, "alice", "s3", now=T0 + timedelta(days=2))
-    assert len(consolidate(clean_db, "alice").merged) == 1
-    facts = rows(clean_db, "MATCH (m:Memory {tier: 'PROJECT', archived: false}) RETURN m.sourceSessions AS s, m.sourceTurns AS t")
+    start_session(clean_hashed, s3, now=T0 + timedelta(days=2))
+    said(clean_hashed, s3, [("Ben", words.replace("anyone.", "anyone!"))], T0 + timedelta(days=2))
+    end_session(clean_hashed, "alice", "s3", now=T0 + timedelta(days=2))
+    assert len(consolidate(clean_hashed, "alice").merged) == 1
+    facts = rows(clean_hashed, "MATCH (m:Memory {tier: 'PROJECT', archived: false}) RETURN m.sourceSessions AS s, m.sourceTurns AS t")
     assert facts == [{"s": ["s1", "s2", "s3"], "t": ["s1#1", "s2#1", "s3#1"]}]
     # The store cannot tell which saying the text is: forgetting any of them forgets it, and the copy
     # merged away, kept as its history, with it.
-    assert forget_session(clean_db, "alice", "s2").memories == 2
-    assert traces(clean_db, ["wallabyish"]) == set()
+    assert forget_session(clean_hashed, "alice", "s2").memories == 2
+    assert traces(clean_hashed, ["wallabyish"]) == set()
 
 
-def test_forgetting_a_project_takes_its_sessions_documents_entities_and_generalisations(clean_db: Services) -> None:
+def test_forgetting_a_project_takes_its_sessions_documents_entities_and_generalisations(clean_hashed: Services) -> None:
     document = json.loads(Path("tests/fixtures/izanagi/project-memory.json").read_text(encoding="utf-8"))
-    documents.import_document(clean_db, "project", document, "alice", project_id="proj-xyz789")
+    documents.import_document(clean_hashed, "project", document, "alice", project_id="proj-xyz789")
     shop = Scope("alice", "proj-xyz789")
     s1, s2 = Scope("alice", "proj-xyz789", "s1"), Scope("alice", "proj-xyz789", "s2")
-    start_session(clean_db, s1, now=T0)
-    said(clean_db, s1, FORGOTTEN_TURNS, T0)
-    remember(clean_db, s1, MemoryInput("Users who prefer wallabyish reports get them weekly.", Tier.SESSION, kind="preference"))
-    end_session(clean_db, "alice", "s1", now=T0)  # its preference is promoted to long-term memory
-    start_session(clean_db, s2, now=T0)  # still active
-    said(clean_db, s2, [("Ana", "The narwhalic dashboard loads in two seconds.")], T0)
-    knowledge.record_decision(clean_db, shop, "Adopt marmosetine feature flags for every release")
+    start_session(clean_hashed, s1, now=T0)
+    said(clean_hashed, s1, FORGOTTEN_TURNS, T0)
+    remember(clean_hashed, s1, MemoryInput("Users who prefer wallabyish reports get them weekly.", Tier.SESSION, kind="preference"))
+    end_session(clean_hashed, "alice", "s1", now=T0)  # its preference is promoted to long-term memory
+    start_session(clean_hashed, s2, now=T0)  # still active
+    said(clean_hashed, s2, [("Ana", "The narwhalic dashboard loads in two seconds.")], T0)
+    knowledge.record_decision(clean_hashed, shop, "Adopt marmosetine feature flags for every release")
     # The same rule in three projects is generalised into long-term memory, naming each of them.
     rule = "Always add a database index before running a large migration in {}."
     for project in ("proj-xyz789", "p2", "p3"):
-        remember(clean_db, Scope("alice", project), MemoryInput(rule.format(project), Tier.PROJECT))
-    [generalised] = consolidate(clean_db, "alice").generalised
-    kept = remember(clean_db, Scope("alice", "p2"), MemoryInput("The p2 project ships on Fridays.", Tier.PROJECT))
-    long_term = remember(clean_db, Scope("alice"), MemoryInput("Alice reads the changelog first.", Tier.LONG_TERM))
+        remember(clean_hashed, Scope("alice", project), MemoryInput(rule.format(project), Tier.PROJECT))
+    [generalised] = consolidate(clean_hashed, "alice").generalised
+    kept = remember(clean_hashed, Scope("alice", "p2"), MemoryInput("The p2 project ships on Fridays.", Tier.PROJECT))
+    long_term = remember(clean_hashed, Scope("alice"), MemoryInput("Alice reads the changelog first.", Tier.LONG_TERM))
     texts = ["laravel", "httponly", "parameterized", "camelcase", "proj-xyz789."] + FORGOTTEN_WORDS
 
-    forgotten = forget_project(clean_db, "alice", "proj-xyz789")
+    forgotten = forget_project(clean_hashed, "alice", "proj-xyz789")
     assert forgotten.projects == 1 and forgotten.sessions == 2 and forgotten.turns == 1 and forgotten.memories >= 10
     assert generalised in forgotten.memory_ids
-    assert traces(clean_db, texts) == set()
-    assert rows(clean_db, "MATCH (n {userId: 'alice'}) WHERE n:Project OR n:Session OR n:Turn OR n:Task "
+    assert traces(clean_hashed, texts) == set()
+    assert rows(clean_hashed, "MATCH (n {userId: 'alice'}) WHERE n:Project OR n:Session OR n:Turn OR n:Task "
                           "RETURN count(n) AS n") == [{"n": 0}]
-    assert rows(clean_db, "MATCH (e:Entity {userId: 'alice', scopeKey: 'proj-xyz789'}) RETURN count(e) AS n") == [{"n": 0}]
-    left = {r["id"] for r in rows(clean_db, "MATCH (m:Memory {userId: 'alice'}) RETURN m.id AS id")}
+    assert rows(clean_hashed, "MATCH (e:Entity {userId: 'alice', scopeKey: 'proj-xyz789'}) RETURN count(e) AS n") == [{"n": 0}]
+    left = {r["id"] for r in rows(clean_hashed, "MATCH (m:Memory {userId: 'alice'}) RETURN m.id AS id")}
     assert {kept.id, long_term.id} <= left and len(left) == 4  # and the rule of p2 and of p3
-    [tombstone] = tombstones(clean_db, "alice")
+    [tombstone] = tombstones(clean_hashed, "alice")
     assert tombstone.operation == "forget_project" and tombstone.ids[0] == "proj-xyz789"
     assert tombstone.detail == forgotten.counts()
     with pytest.raises(NotFound):
-        forget_project(clean_db, "alice", "proj-xyz789")
+        forget_project(clean_hashed, "alice", "proj-xyz789")
 
 
-def test_another_users_session_or_project_is_not_found_and_stays(clean_db: Services) -> None:
-    start_session(clean_db, S1, now=T0)
-    note = remember(clean_db, S1, MemoryInput("The wallabyish build is green.", Tier.SESSION))
+def test_another_users_session_or_project_is_not_found_and_stays(clean_hashed: Services) -> None:
+    start_session(clean_hashed, S1, now=T0)
+    note = remember(clean_hashed, S1, MemoryInput("The wallabyish build is green.", Tier.SESSION))
     with pytest.raises(NotFound):
-        forget_session(clean_db, "bob", "s1")
+        forget_session(clean_hashed, "bob", "s1")
     with pytest.raises(NotFound):
-        forget_project(clean_db, "bob", "shop")
-    assert rows(clean_db, "MATCH (m:Memory {id: $id}) RETURN count(m) AS n", id=note.id) == [{"n": 1}]
-    assert rows(clean_db, "MATCH (u:User {id: 'bob'}) RETURN count(u) AS n") == [{"n": 0}]
-    assert tombstones(clean_db, "bob") == []
+        forget_project(clean_hashed, "bob", "shop")
+    assert rows(clean_hashed, "MATCH (m:Memory {id: $id}) RETURN count(m) AS n", id=note.id) == [{"n": 1}]
+    assert rows(clean_hashed, "MATCH (u:User {id: 'bob'}) RETURN count(u) AS n") == [{"n": 0}]
+    assert tombstones(clean_hashed, "bob") == []
 
 
-def test_forgetting_a_user_leaves_one_tombstone_with_counts_and_no_content(clean_db: Services) -> None:
+def test_forgetting_a_user_leaves_one_tombstone_with_counts_and_no_content(clean_hashed: Services) -> None:
     from hippograph.memory import keys
 
-    start_session(clean_db, S1, now=T0)
-    said(clean_db, S1, FORGOTTEN_TURNS, T0)
-    remember(clean_db, Scope("alice", "shop"), MemoryInput("The wallabyish API is versioned.", Tier.PROJECT))
-    keys.create_key(clean_db.driver, clean_db.database, "alice")
-    recall(clean_db, "wallabyish", Scope("alice", "shop"), "critical")
-    forgotten = forget_user(clean_db, "alice", by="root (key k0)")
+    start_session(clean_hashed, S1, now=T0)
+    said(clean_hashed, S1, FORGOTTEN_TURNS, T0)
+    remember(clean_hashed, Scope("alice", "shop"), MemoryInput("The wallabyish API is versioned.", Tier.PROJECT))
+    keys.create_key(clean_hashed.driver, clean_hashed.database, "alice")
+    recall(clean_hashed, "wallabyish", Scope("alice", "shop"), "critical")
+    forgotten = forget_user(clean_hashed, "alice", by="root (key k0)")
     assert (forgotten.memories, forgotten.turns, forgotten.sessions, forgotten.projects, forgotten.api_keys, forgotten.users) \
         == (1, len(FORGOTTEN_TURNS), 1, 1, 1, 1)
-    assert traces(clean_db, FORGOTTEN_WORDS) == set()
-    assert rows(clean_db, "MATCH (n) WHERE n.userId = 'alice' OR n.id = 'alice' RETURN labels(n) AS l") == [{"l": ["AuditEvent"]}]
-    [tombstone] = tombstones(clean_db, "alice")
+    assert traces(clean_hashed, FORGOTTEN_WORDS) == set()
+    assert rows(clean_hashed, "MATCH (n) WHERE n.userId = 'alice' OR n.id = 'alice' RETURN labels(n) AS l") == [{"l": ["AuditEvent"]}]
+    [tombstone] = tombstones(clean_hashed, "alice")
     assert tombstone.operation == "forget_user" and tombstone.ids == ("alice",)
     assert tombstone.detail == f"{forgotten.counts()}; by root (key k0)"
-    assert forget_user(clean_db, "alice").nothing  # nobody left: nothing done, nothing logged
-    assert len(tombstones(clean_db, "alice")) == 1
+    assert forget_user(clean_hashed, "alice").nothing  # nobody left: nothing done, nothing logged
+    assert len(tombstones(clean_hashed, "alice")) == 1

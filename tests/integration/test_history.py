@@ -110,8 +110,8 @@ def test_every_read_as_of_a_step_answers_what_the_store_held_then(clean_db: Serv
     assert second.closed == [first.entity_id]
 
 
-def test_an_edit_keeps_the_text_it_replaced_and_forgetting_takes_every_version(clean_db: Services) -> None:
-    services = clean_db
+def test_an_edit_keeps_the_text_it_replaced_and_forgetting_takes_every_version(clean_hashed: Services) -> None:
+    services = clean_hashed
     note = remember(services, SCOPE, MemoryInput("the cache holds sessions for ten minutes", Tier.PROJECT))
     before = moment()
     for minutes in (20, 30, 40):
@@ -133,8 +133,8 @@ def test_an_edit_keeps_the_text_it_replaced_and_forgetting_takes_every_version(c
     assert left == 0
 
 
-def test_an_as_of_recall_counts_no_access(clean_db: Services) -> None:
-    services = clean_db
+def test_an_as_of_recall_counts_no_access(clean_hashed: Services) -> None:
+    services = clean_hashed
     note = remember(services, SCOPE, MemoryInput("the invoice job runs at midnight", Tier.PROJECT))
     at = moment()
     result = recall(services, "when does the invoice job run", SCOPE, as_of=at)
@@ -177,9 +177,9 @@ def every_read(services: Services, as_of: datetime | None) -> dict[str, object]:
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS)
 @example(steps=[("decide", 2, 0), ("decide", 2, 0)])  # the same words decided twice
-def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_db: Services, steps: list) -> None:
+def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_hashed: Services, steps: list) -> None:
     """Over random histories (memories written, edited, decisions closing others, memories forgotten)."""
-    services = clean_db
+    services = clean_hashed
     services.driver.execute_query("MATCH (n {userId: $u}) DETACH DELETE n", u=USER, database_=services.database)
     notes: list[str] = []
     decisions: list[str] = []
@@ -210,8 +210,8 @@ def test_as_of_now_answers_exactly_what_a_read_without_it_answers(clean_db: Serv
     assert with_now["indexed"] == without["indexed"]
 
 
-def test_a_decision_shows_what_informed_it_as_it_was_and_an_erased_memory_only_by_its_date(clean_db: Services) -> None:
-    services = clean_db
+def test_a_decision_shows_what_informed_it_as_it_was_and_an_erased_memory_only_by_its_date(clean_hashed: Services) -> None:
+    services = clean_hashed
     kept = remember(services, SCOPE, MemoryInput("the checkout API times out after 30 seconds", Tier.PROJECT))
     erased = remember(services, SCOPE, MemoryInput("the checkout API runs on three pods", Tier.PROJECT))
     informing = recall(services, "how does the checkout API behave", SCOPE, priority="CRITICAL")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hippograph import models
-from hippograph.embedding import Embedder, EmbeddingError, resolve_model
+from hippograph.encoding import models, onnx_queries
+from hippograph.encoding.embedding import Embedder, EmbeddingError, resolve_model
 
 MPNET = "all-mpnet-base-v2"
 # The command beside this interpreter: make test does not put the venv on PATH.
@@ -50,7 +50,8 @@ def test_installing_again_finds_it_assembled_and_intact() -> None:
 def test_the_command_says_it_is_there() -> None:
     result = subprocess.run([HIPPOGRAPH, "model", "install"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"{MPNET}: already in {models.folder(MPNET)}"
+    assert result.stdout.strip().splitlines() == [f"{MPNET}: already in {models.folder(MPNET)}",
+                                                  f"{MPNET}: its int8 query encoder verified in {onnx_queries.folder(MPNET)}"]
     unknown = subprocess.run([HIPPOGRAPH, "model", "install", "bert-huge"], capture_output=True, text=True, timeout=300)
     assert unknown.returncode == 1 and "no model in parts is called bert-huge" in unknown.stderr
 

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.embedding import resolve_model
+from hippograph.encoding.embedding import resolve_model
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall.query import recall
-from hippograph.memory.services import Services, open_services
+from hippograph.memory.services import Services
+from hippograph.operations.services import open_services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.store import MemoryInput, bulk_import
-from hippograph.reranking import CrossEncoder, CrossEncoderError
+from hippograph.encoding.reranking import CrossEncoder, CrossEncoderError
 
 pytestmark = pytest.mark.neo4j
 

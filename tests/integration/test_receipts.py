@@ -85,8 +85,8 @@ def check(receipt: receipts.Receipt | None, expected: tuple[Counter[str], Counte
     return receipt
 
 
-def test_each_erasure_receipt_is_exact_and_checks_out(clean_db: Services) -> None:
-    services = clean_db
+def test_each_erasure_receipt_is_exact_and_checks_out(clean_hashed: Services) -> None:
+    services = clean_hashed
     made = fill(services, ERASED)
     fill(services, OTHER)
 
@@ -109,8 +109,8 @@ def test_each_erasure_receipt_is_exact_and_checks_out(clean_db: Services) -> Non
     assert receipts.verify(services, receipt).erased
 
 
-def test_a_user_erasure_leaves_nothing_of_them_and_the_check_finds_a_node_planted_back(clean_db: Services) -> None:
-    services = clean_db
+def test_a_user_erasure_leaves_nothing_of_them_and_the_check_finds_a_node_planted_back(clean_hashed: Services) -> None:
+    services = clean_hashed
     fill(services, ERASED)
     fill(services, OTHER)
     others = census(services, OTHER)
@@ -141,8 +141,8 @@ def test_a_user_erasure_leaves_nothing_of_them_and_the_check_finds_a_node_plante
     assert planted.user_remains["nodes"] == 1 and planted.user_remains["memoryText"] == 1
 
 
-def test_a_tampered_receipt_does_not_check_out(clean_db: Services) -> None:
-    services = clean_db
+def test_a_tampered_receipt_does_not_check_out(clean_hashed: Services) -> None:
+    services = clean_hashed
     note = remember(services, Scope(ERASED), MemoryInput("a note to erase", Tier.LONG_TERM))
     receipt = forget.forget_memory(services, ERASED, note.id).receipt
     assert receipt is not None

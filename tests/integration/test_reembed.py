@@ -16,13 +16,15 @@ import pytest
 
 from hippograph.cli import REEMBED_NICENESS
 from hippograph.config import Settings
-from hippograph.embedding import EmbeddingError
+from hippograph.encoding.embedding import EmbeddingError
 from hippograph.graph import database_info, store_model
 from hippograph.graph.recall import RelationBranch, VectorBranch
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall.profiles import Budget, Gates, Priority, RecallProfile, Source, Weights
 from hippograph.memory.recall.query import recall
-from hippograph.memory.services import Services, check_model, open_services
+from hippograph.memory.services import Services, check_model
+from hippograph.memory.writing.writer import Writer
+from hippograph.operations.services import open_services
 from hippograph.memory.tiers import Scope
 from hippograph.memory.writing.reembed import reembed
 from hippograph.memory.writing.store import MemoryInput, remember
@@ -80,7 +82,9 @@ def test_every_memory_gets_the_current_vector_and_an_audit_line(first_slot: Serv
 def test_the_progress_line_counts_writes_arriving_meanwhile_and_never_passes_its_total(
     first_slot: Services, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    services, user = first_slot, Scope("u-progress")
+    # The old model's server writes inline (HIPPOGRAPH_WRITE_VECTORS=inline): its write embeds in the write path.
+    inline = Writer(first_slot.driver, first_slot.database, first_slot.embedder, first_slot.tokens, first_slot.audit)
+    services, user = dataclasses.replace(first_slot, writer=inline), Scope("u-progress")
     for text in TEXTS[:4]:
         remember(services, user, MemoryInput(text, Tier.LONG_TERM))
     embed = services.embedder.embed_documents

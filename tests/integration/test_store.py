@@ -40,6 +40,7 @@ def with_capacity(services: Services, **capacities: int) -> Services:
 
 def test_remember_stores_the_memory_tuple_with_embedding_tokens_and_mentions(clean_db: Services) -> None:
     stored = remember(clean_db, ALICE, MemoryInput("We chose PostgreSQL 16 with Redis for caching.", Tier.PROJECT, kind="fact"))
+    clean_db.writer.settle("alice")  # its vector comes after the answer (HIPPOGRAPH_WRITE_VECTORS=after)
     record = clean_db.driver.execute_query(
         "MATCH (u:User {id: 'alice'})-[:REMEMBERS]->(m:Memory {id: $id}) "
         "OPTIONAL MATCH (m)-[:MENTIONS]->(e:Entity) "
@@ -261,6 +262,7 @@ def test_the_speaker_is_stored_as_lower_case_words_and_the_vector_as_the_passage
     session = Scope("alice", "proj-a", "s1")
     stored = remember(clean_db, session, MemoryInput(text, Tier.SESSION, kind="turn", attributes={"speaker": "Dr. Lee"}))
     plain = remember(clean_db, session, MemoryInput("no speaker here", Tier.SESSION))
+    clean_db.writer.settle("alice")  # the vectors come after the answers (HIPPOGRAPH_WRITE_VECTORS=after)
     rows = {
         r["id"]: r for r in clean_db.driver.execute_query(
             "MATCH (m:Memory {userId: 'alice'}) RETURN m.id AS id, m.speaker AS speaker, m.embedding AS embedding",

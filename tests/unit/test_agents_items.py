@@ -1,4 +1,4 @@
-"""hippograph.agents keeps an item's text, its role and the item itself apart: the text is what a reader
+"""hippograph.integrations.agents keeps an item's text, its role and the item itself apart: the text is what a reader
 would read, the role a message's role or an item's type, and the item is given back as it was, its
 role and type never read from its text."""
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("agents", reason="the agents extra is not installed (pip install -e '.[agents]')")
 
-from hippograph.agents import as_json, item, turn  # noqa: E402
+from hippograph.integrations.agents import as_json, item, turn  # noqa: E402
 from hippograph.client import TranscriptEntry  # noqa: E402
 from hippograph.config import MAX_TURN_CHARS  # noqa: E402
 

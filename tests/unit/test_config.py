@@ -39,7 +39,7 @@ def test_empty_variable_means_default() -> None:
         ({"HIPPOGRAPH_PORT": "70000"}, "HIPPOGRAPH_PORT must be a port number"),
         ({"HIPPOGRAPH_SESSION_CAPACITY": "0"}, "HIPPOGRAPH_SESSION_CAPACITY must be a positive"),
         ({"HIPPOGRAPH_SECRET_POLICY": "ignore"}, "HIPPOGRAPH_SECRET_POLICY must be 'redact' or 'reject'"),
-        ({"HIPPOGRAPH_DOCUMENT_VECTORS": "float16"}, "HIPPOGRAPH_DOCUMENT_VECTORS must be one of auto, float32, bfloat16, int8"),
+        ({"HIPPOGRAPH_DOCUMENT_VECTORS": "float16"}, "HIPPOGRAPH_DOCUMENT_VECTORS must be one of auto, float32, bfloat16, int8, onnx-int8"),
         ({"NEO4J_URI": "http://localhost:7474"}, "NEO4J_URI must start with bolt:// or neo4j://"),
         ({"HIPPOGRAPH_CORS_ORIGINS": "*, https://app.example.com"}, "either `\\*` alone"),
         ({"HIPPOGRAPH_CORS_ORIGINS": "https://app.example.com/path"}, "is not an origin"),

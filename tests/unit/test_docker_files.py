@@ -4,7 +4,7 @@ from pathlib import Path
 
 import yaml
 
-from hippograph.local_neo4j import neo4j_version
+from hippograph.local.neo4j_server import neo4j_version
 
 ROOT = Path(__file__).resolve().parents[2]
 

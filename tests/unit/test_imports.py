@@ -26,11 +26,19 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
-def imported(name: str) -> set[str]:
-    """The hippograph modules ``name`` imports (a name imported from a module counts as that module)."""
+def for_the_type_checker(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+
+
+def imported(name: str, running: bool = False) -> set[str]:
+    """The hippograph modules ``name`` imports (a name imported from a module counts as that module);
+    ``running``: only those it imports when run, not those named for the type checker alone."""
     path = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if running:
+        tree.body = [node for node in tree.body if not for_the_type_checker(node)]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -100,6 +108,17 @@ def test_what_the_layers_stand_on_imports_no_layer() -> None:
     assert "hippograph.config" in foundations
     reaching = {name: sorted(t for t in EDGES[name] if layer(t) is not None) for name in foundations}
     assert {name: targets for name, targets in reaching.items() if targets} == {}
+
+
+def test_the_services_the_rules_take_are_built_above_them() -> None:
+    # Every rule takes the services as a type; building them (the writer, the access recorder, the
+    # models) needs the rules themselves, so it is the composition root's, at the operations.
+    rules = [target for target in imported("hippograph.memory.services", running=True)
+             if target.startswith(("hippograph.memory.writing", "hippograph.memory.recall"))]
+    assert rules == []
+    assert {"hippograph.memory.writing.writer", "hippograph.memory.recall.access_counts"} \
+        <= EDGES["hippograph.operations.services"]
+    assert layer("hippograph.operations.services") > layer("hippograph.memory.writing.writer")
 
 
 def test_no_two_modules_import_each_other() -> None:

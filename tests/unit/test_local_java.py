@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.local_java import MINIMUM, JavaNotFound, find_java
+from hippograph.local.java import MINIMUM, JavaNotFound, find_java
 
 
 def jdk(folder: Path, name: str, version: str) -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hippograph.embedding import MAX_PASSAGES, passages
+from hippograph.encoding.embedding import MAX_PASSAGES, passages
 
 
 def test_sentences_keep_the_speaker_label() -> None:

@@ -57,3 +57,17 @@ def test_the_end_is_said_once_and_a_run_that_did_nothing_says_nothing(monkeypatc
     with Progress("forget session s", 0, "memories", stream=log):
         pass  # none found to forget, say, or the command failed first
     assert [line.split(" (")[0] for line in log.getvalue().splitlines()] == ["bench locomo: 2/2 questions"]
+
+
+def test_a_summary_written_after_the_count_was_said_is_followed_by_the_count_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A slow machine says the count as the last question is answered, then the conversation's summary follows:
+    # the log still ends on the count.
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0.0)
+    log = io.StringIO()
+    with Progress("bench locomo", 2, "questions", stream=log) as shown:
+        shown.advance(2)
+        shown.write("conv-1: 2 questions")
+    lines = [line.split(" (")[0] for line in log.getvalue().splitlines()]
+    assert lines == ["bench locomo: 2/2 questions", "conv-1: 2 questions", "bench locomo: 2/2 questions"]

@@ -1172,11 +1172,11 @@ export type ServerInfo = {
   __typename?: 'ServerInfo';
   embeddingDimension: Scalars['Int']['output'];
   embeddingModel: Scalars['String']['output'];
-  /** How memories are encoded as they really run: float32, bfloat16 or int8 (HIPPOGRAPH_DOCUMENT_VECTORS, auto resolved). */
+  /** How memories are encoded as they really run: float32, bfloat16, int8 or onnx-int8 (HIPPOGRAPH_DOCUMENT_VECTORS, auto resolved). */
   memoryEncoding: Scalars['String']['output'];
   neo4jEdition: Scalars['String']['output'];
   neo4jVersion: Scalars['String']['output'];
-  /** How queries are encoded: int8 (a BERT such as MiniLM), bfloat16 (an MPNet where the CPU computes it natively) or float32. */
+  /** How queries are encoded as they really run (HIPPOGRAPH_QUERY_ENCODER, auto resolved): onnx-int8 (all-mpnet-base-v2 exported to ONNX Runtime in int8), int8 (a BERT such as MiniLM, in PyTorch) or float32 (an MPNet in PyTorch). */
   queryEncoding: Scalars['String']['output'];
   version: Scalars['String']['output'];
 };

@@ -77,9 +77,15 @@ def export_document(
         raise InvalidInput("exporting a session document needs a session id")
     with services.driver.session(database=services.database) as db:
         if kind is DocumentKind.PROJECT:
-            found, owner = db.execute_read(project.export, user_id, cast(str, project_id)), f"project {project_id}"  # checked above
+            found, owner = (
+                db.execute_read(project.export, user_id, cast(str, project_id)),
+                f"project {project_id}",
+            )  # checked above
         elif kind is DocumentKind.SESSION:
-            found, owner = db.execute_read(session.export, user_id, cast(str, session_id), project_id), f"session {session_id}"
+            found, owner = (
+                db.execute_read(session.export, user_id, cast(str, session_id), project_id),
+                f"session {session_id}",
+            )
         else:
             found, owner = db.execute_read(long_term.export, user_id), f"user {user_id}"
     if found is None:
@@ -94,7 +100,9 @@ def _kind(kind: DocumentKind | str) -> DocumentKind:
     try:
         return DocumentKind(kind)
     except ValueError:
-        raise InvalidInput(f"unknown document kind {kind!r}; one of {', '.join(k.value for k in DocumentKind)}") from None
+        raise InvalidInput(
+            f"unknown document kind {kind!r}; one of {', '.join(k.value for k in DocumentKind)}"
+        ) from None
 
 
 def _scope(user_id: str, project_id: str | None, session_id: str | None) -> Scope:
@@ -122,5 +130,7 @@ def _import_scope(
             )
         return _scope(user_id, document["project_id"], None)
     if session_id is not None and session_id != document["session_id"]:
-        raise DocumentError("$.session_id", f"is {document['session_id']!r} but the import is for session {session_id!r}")
+        raise DocumentError(
+            "$.session_id", f"is {document['session_id']!r} but the import is for session {session_id!r}"
+        )
     return _scope(user_id, project_id, document["session_id"])

@@ -39,6 +39,7 @@ from neo4j import ManagedTransaction
 from hippograph.graph import documents as document_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph.vocabulary import EntityType, Tier
+from hippograph.memory.ids import check_id
 from hippograph.memory.documents.schema import DocumentError, DocumentKind
 from hippograph.memory.errors import CapacityExceeded, InvalidInput
 from hippograph.memory.services import Services
@@ -165,7 +166,7 @@ class Scrubber:
             for f in findings:
                 if f.end <= a or f.start >= b:
                     continue
-                pieces += [text[cursor:max(f.start, a)], f"[REDACTED:{f.kind}]"]
+                pieces += [text[cursor : max(f.start, a)], f"[REDACTED:{f.kind}]"]
                 cursor = min(f.end, b)
             scrubbed[name] = "".join(pieces) + text[cursor:b]
         return scrubbed
@@ -177,7 +178,7 @@ class Scrubber:
     def id(self, path: str, value: str) -> str:
         """An id the document gives (a task's, a decision's): checked as every id a caller names, never redacted."""
         try:
-            return scrubbing.check_id("the id", value)
+            return check_id("the id", value)
         except InvalidInput as exc:
             raise DocumentError(path, str(exc)) from None
 
@@ -194,7 +195,10 @@ class Scrubber:
 
 
 def run_import(
-    services: Services, plan: Plan, now: datetime, progress: Callable[[int, int], None] = lambda done, total: None,
+    services: Services,
+    plan: Plan,
+    now: datetime,
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> Imported:
     """Steps 1-4 of the module docstring; ``progress(done, total)`` counts the entries step 2 has written."""
     hashes, user_existed = _check(services, plan)
@@ -220,16 +224,31 @@ def run_import(
         raise
     results = list(written.values())
     return Imported(
-        plan.kind, plan.scope_id, len(plan.entries),
-        created=[w.id for w in results if w.created], reused=[w.id for w in results if not w.created],
-        removed=removed, redacted=sorted(plan.redacted),
+        plan.kind,
+        plan.scope_id,
+        len(plan.entries),
+        created=[w.id for w in results if w.created],
+        reused=[w.id for w in results if not w.created],
+        removed=removed,
+        redacted=sorted(plan.redacted),
     )
 
 
 def memory_entry(
-    scope: Scope, tier: Tier, path: str, section: str, content: str, kind: str, attributes: dict[str, Any], *,
-    now: datetime, position: int = 0, key: str | None = None, keys: list[str] | None = None,
-    records: tuple[EntityType, str] | None = None, mentions: list[tuple[EntityType, str]] | None = None,
+    scope: Scope,
+    tier: Tier,
+    path: str,
+    section: str,
+    content: str,
+    kind: str,
+    attributes: dict[str, Any],
+    *,
+    now: datetime,
+    position: int = 0,
+    key: str | None = None,
+    keys: list[str] | None = None,
+    records: tuple[EntityType, str] | None = None,
+    mentions: list[tuple[EntityType, str]] | None = None,
     created_at: datetime | None = None,
 ) -> Entry:
     """An entry written by ``remember``. Its entities come from its values, never from the template's words
@@ -237,16 +256,33 @@ def memory_entry(
     unless ``mentions`` says otherwise."""
     if mentions is None:
         # A value is a phrase, not a sentence: a name opening it is a name.
-        mentions = ([(mention.kind, mention.name) for mention in extract_mentions(attributes["value"])]
-                    if isinstance(attributes.get("value"), str) else [])
+        mentions = (
+            [(mention.kind, mention.name) for mention in extract_mentions(attributes["value"])]
+            if isinstance(attributes.get("value"), str)
+            else []
+        )
     item = MemoryInput(
-        content=content, tier=tier, kind=kind, attributes=attributes, mentions=mentions, extract_entities=False,
-        records_entity=records, created_at=created_at,
+        content=content,
+        tier=tier,
+        kind=kind,
+        attributes=attributes,
+        mentions=mentions,
+        extract_entities=False,
+        records_entity=records,
+        created_at=created_at,
     )
     names = tuple(name for _, name in mentions) + ((records[1],) if records else ())
     return Entry(
-        path=path, section=section, position=position, key=key, keys=keys, content=content, attributes=attributes,
-        names=names, kind=kind, write=lambda services: remembered(remember(services, scope, item, now=now)),
+        path=path,
+        section=section,
+        position=position,
+        key=key,
+        keys=keys,
+        content=content,
+        attributes=attributes,
+        names=names,
+        kind=kind,
+        write=lambda services: remembered(remember(services, scope, item, now=now)),
     )
 
 
@@ -309,7 +345,8 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
         if earlier is not entry and (earlier.kind, earlier.attributes) != (entry.kind, entry.attributes):
             raise DocumentError(
                 entry.path,
-                f"has the same text as {earlier.path} with different details; one text is one memory, so make them differ",
+                f"has the same text as {earlier.path} with different details; "
+                "one text is one memory, so make them differ",
             )
         hashes.append(digest)
         tokens[digest] = services.tokens.count(content)
@@ -319,8 +356,15 @@ def _check(services: Services, plan: Plan) -> tuple[list[str], bool]:
     def read(tx: ManagedTransaction) -> bool:
         exists, existing = document_cypher.existing_hashes(tx, plan.scope.user_id, list(tokens))
         incoming = sum(t for digest, t in tokens.items() if digest not in existing)
-        refuse_past_trigger(tx, tier_scope, plan.tier, incoming, capacity(kept_capacities(services.settings, tx), plan.tier),
-                            f"importing this {plan.kind.value} document", IMPORTS_NEVER_COMPRESS)
+        refuse_past_trigger(
+            tx,
+            tier_scope,
+            plan.tier,
+            incoming,
+            capacity(kept_capacities(services.settings, tx), plan.tier),
+            f"importing this {plan.kind.value} document",
+            IMPORTS_NEVER_COMPRESS,
+        )
         return exists
 
     with services.driver.session(database=services.database) as db:
@@ -334,8 +378,13 @@ def _place(services: Services, tx: ManagedTransaction, plan: Plan, ids: list[str
     owners, before = plan.save_owners(tx)
     rows = [
         {
-            "owner": owners[entry.owner], "memoryId": memory_id, "section": entry.section, "position": entry.position,
-            "key": entry.key, "keys": entry.keys, "attributes": json.dumps(entry.attributes, sort_keys=True),
+            "owner": owners[entry.owner],
+            "memoryId": memory_id,
+            "section": entry.section,
+            "position": entry.position,
+            "key": entry.key,
+            "keys": entry.keys,
+            "attributes": json.dumps(entry.attributes, sort_keys=True),
         }
         for entry, memory_id in zip(plan.entries, ids)
     ]
@@ -349,7 +398,10 @@ def _place(services: Services, tx: ManagedTransaction, plan: Plan, ids: list[str
     kept = set(ids)
     removed = remove_memories(tx, user_id, document_cypher.unlinked(tx, user_id, [i for i in before if i not in kept]))
     services.audit.record_in(
-        tx, user_id, "import", [*dict.fromkeys(ids), *removed],
+        tx,
+        user_id,
+        "import",
+        [*dict.fromkeys(ids), *removed],
         f"{plan.kind.value} document {plan.scope_id}: {len(rows)} entries, {len(removed)} previous removed",
     )
     return removed
@@ -366,8 +418,13 @@ def remove_memories(tx: ManagedTransaction, user_id: str, ids: list[str]) -> lis
 
 
 def _undo(
-    services: Services, plan: Plan, written: list[Written], undo_start: Undo | None, user_existed: bool,
-    now: datetime, failure: BaseException,
+    services: Services,
+    plan: Plan,
+    written: list[Written],
+    undo_start: Undo | None,
+    user_existed: bool,
+    now: datetime,
+    failure: BaseException,
 ) -> None:
     user_id = plan.scope.user_id
     created = [w.id for w in written if w.created]
@@ -380,7 +437,10 @@ def _undo(
         if undo_start is not None:
             undo_start(tx)
         services.audit.record_in(
-            tx, user_id, "import_undone", created,
+            tx,
+            user_id,
+            "import_undone",
+            created,
             f"{plan.kind.value} document {plan.scope_id}: {type(failure).__name__}",
         )
         if not user_existed:

@@ -24,7 +24,16 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.memory.documents.engine import (
-    DOCUMENT, Entry, Plan, Scrubber, Written, as_list, as_object, memory_entry, recorded, sections,
+    DOCUMENT,
+    Entry,
+    Plan,
+    Scrubber,
+    Written,
+    as_list,
+    as_object,
+    memory_entry,
+    recorded,
+    sections,
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.graph.vocabulary import EntityType
@@ -54,11 +63,19 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         def prefer(services: Services, k: str = key, v: Any = value) -> Written:
             return recorded(set_preference(services, scope, k, v, now=now))
 
-        entries.append(Entry(
-            path=path, section="preferences", position=position, key=key, attributes=attributes,
-            content=f"User preference — {key}: {value}", names=(f"{key}: {value}",), kind="preference",
-            write=prefer,
-        ))
+        entries.append(
+            Entry(
+                path=path,
+                section="preferences",
+                position=position,
+                key=key,
+                attributes=attributes,
+                content=f"User preference — {key}: {value}",
+                names=(f"{key}: {value}",),
+                kind="preference",
+                write=prefer,
+            )
+        )
 
     for position, (name, pattern) in enumerate(document["recurring_patterns"].items()):
         path = child("$.recurring_patterns", name)
@@ -70,19 +87,31 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         }
 
         def recur(services: Services, n: str = name, a: dict[str, Any] = attributes) -> Written:
-            return recorded(record_pattern(services, scope, n, count=a["count"], tier=Tier.LONG_TERM, attributes=a, now=now))
+            return recorded(
+                record_pattern(services, scope, n, count=a["count"], tier=Tier.LONG_TERM, attributes=a, now=now)
+            )
 
-        entries.append(Entry(
-            path=path, section="recurring_patterns", position=position, key=name, keys=list(pattern),
-            content=name, attributes=attributes, names=(name,), kind="pattern",
-            write=recur,
-        ))
+        entries.append(
+            Entry(
+                path=path,
+                section="recurring_patterns",
+                position=position,
+                key=name,
+                keys=list(pattern),
+                content=name,
+                attributes=attributes,
+                names=(name,),
+                kind="pattern",
+                write=recur,
+            )
+        )
 
     for position, step in enumerate(document["skill_evolution"]):
         path = child("$.skill_evolution", position)
         fields = scrub.fields(
             "Skill {skill} updated to version {version}",
-            skill=(child(path, "skill"), step["skill"]), version=(child(path, "version"), step["version"]),
+            skill=(child(path, "skill"), step["skill"]),
+            version=(child(path, "version"), step["version"]),
         )
         changes = [
             scrub.value(child(child(path, "changes"), index), "change", change)
@@ -90,11 +119,22 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         ]
         attributes = {"skill": fields["skill"], "version": fields["version"], "changes": changes, "date": step["date"]}
         content = f"Skill {fields['skill']} updated to version {fields['version']}"
-        entries.append(memory_entry(
-            scope, Tier.LONG_TERM, path, "skill_evolution", content + (": " + "; ".join(changes) if changes else ""),
-            "fact", attributes, position=position, keys=list(step), mentions=[], now=now,
-            created_at=parse_timestamp(step["date"]),
-        ))
+        entries.append(
+            memory_entry(
+                scope,
+                Tier.LONG_TERM,
+                path,
+                "skill_evolution",
+                content + (": " + "; ".join(changes) if changes else ""),
+                "fact",
+                attributes,
+                position=position,
+                keys=list(step),
+                mentions=[],
+                now=now,
+                created_at=parse_timestamp(step["date"]),
+            )
+        )
 
     progress = document["learning_progress"]
     for field, label in LESSONS.items():
@@ -103,10 +143,20 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
             path = child("$.learning_progress", field)
             path = path if field == "current_lesson" else child(path, position)
             lesson = scrub.value(path, label, lesson)
-            entries.append(memory_entry(
-                scope, Tier.LONG_TERM, path, f"learning_progress.{field}", f"{label}: {lesson}", "fact",
-                {"value": lesson}, position=position, mentions=[(EntityType.CONCEPT, lesson)], now=now,
-            ))
+            entries.append(
+                memory_entry(
+                    scope,
+                    Tier.LONG_TERM,
+                    path,
+                    f"learning_progress.{field}",
+                    f"{label}: {lesson}",
+                    "fact",
+                    {"value": lesson},
+                    position=position,
+                    mentions=[(EntityType.CONCEPT, lesson)],
+                    now=now,
+                )
+            )
 
     properties = {
         "documentKeys": list(document),
@@ -118,7 +168,9 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         owner = document_cypher.save_long_term(tx, scope.user_id, properties)
         return {DOCUMENT: owner}, document_cypher.detach_entries(tx, owner)
 
-    return Plan(DocumentKind.LONG_TERM, scope, Tier.LONG_TERM, scope.user_id, entries, save_owners, redacted=scrub.kinds)
+    return Plan(
+        DocumentKind.LONG_TERM, scope, Tier.LONG_TERM, scope.user_id, entries, save_owners, redacted=scrub.kinds
+    )
 
 
 def export(tx: ManagedTransaction, user_id: str) -> tuple[dict[str, Any], list[str]] | None:

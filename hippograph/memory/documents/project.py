@@ -25,7 +25,16 @@ from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
 from hippograph.memory.documents.engine import (
-    DOCUMENT, Entry, Plan, Scrubber, Written, as_list, as_object, memory_entry, recorded, sections,
+    DOCUMENT,
+    Entry,
+    Plan,
+    Scrubber,
+    Written,
+    as_list,
+    as_object,
+    memory_entry,
+    recorded,
+    sections,
 )
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.graph.vocabulary import EntityType
@@ -48,51 +57,91 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
 
     architecture = document["architecture"]
     pattern = scrub.value("$.architecture.pattern", "pattern", architecture["pattern"])
-    entries.append(memory_entry(
-        scope, Tier.PROJECT, "$.architecture.pattern", "architecture.pattern", f"Architecture pattern: {pattern}",
-        "concept", {"value": pattern}, records=(EntityType.CONCEPT, pattern), now=now,
-    ))
+    entries.append(
+        memory_entry(
+            scope,
+            Tier.PROJECT,
+            "$.architecture.pattern",
+            "architecture.pattern",
+            f"Architecture pattern: {pattern}",
+            "concept",
+            {"value": pattern},
+            records=(EntityType.CONCEPT, pattern),
+            now=now,
+        )
+    )
 
     for position, decision in enumerate(architecture["decisions"]):
         path = child("$.architecture.decisions", position)
         fields = scrub.fields(
             "{decision} — because {reason}",
-            decision=(child(path, "decision"), decision["decision"]), reason=(child(path, "reason"), decision["reason"]),
+            decision=(child(path, "decision"), decision["decision"]),
+            reason=(child(path, "reason"), decision["reason"]),
         )
         attributes = {
             "id": scrub.id(child(path, "id"), decision["id"]),
-            "decision": fields["decision"], "reason": fields["reason"], "date": decision["date"],
+            "decision": fields["decision"],
+            "reason": fields["reason"],
+            "date": decision["date"],
         }
-        entries.append(Entry(
-            path=path, section="architecture.decisions", position=position, keys=list(decision),
-            content=f"{fields['decision']} — because {fields['reason']}", attributes=attributes,
-            names=(fields["decision"],), kind="decision",
-            write=partial(_decide, scope, attributes),
-        ))
+        entries.append(
+            Entry(
+                path=path,
+                section="architecture.decisions",
+                position=position,
+                keys=list(decision),
+                content=f"{fields['decision']} — because {fields['reason']}",
+                attributes=attributes,
+                names=(fields["decision"],),
+                kind="decision",
+                write=partial(_decide, scope, attributes),
+            )
+        )
 
     for position, (key, value) in enumerate(document["conventions"].items()):
         path = child("$.conventions", key)
         value = scrub.key(path, key, value)
-        entries.append(memory_entry(
-            scope, Tier.PROJECT, path, "conventions", f"Convention, {key}: {value}", "rule", {"key": key, "value": value},
-            position=position, key=key, now=now,
-        ))
+        entries.append(
+            memory_entry(
+                scope,
+                Tier.PROJECT,
+                path,
+                "conventions",
+                f"Convention, {key}: {value}",
+                "rule",
+                {"key": key, "value": value},
+                position=position,
+                key=key,
+                now=now,
+            )
+        )
 
     for position, error in enumerate(document["error_history"]):
         path = child("$.error_history", position)
         fields = scrub.fields(
             "{error} — fixed by: {fix}",
-            error=(child(path, "error"), error["error"]), fix=(child(path, "fix"), error["fix"]),
+            error=(child(path, "error"), error["error"]),
+            fix=(child(path, "fix"), error["fix"]),
         )
         attributes = {
-            "error": fields["error"], "fix": fields["fix"], "count": error["count"], "last_seen": error["last_seen"],
+            "error": fields["error"],
+            "fix": fields["fix"],
+            "count": error["count"],
+            "last_seen": error["last_seen"],
         }
-        entries.append(Entry(
-            path=path, section="error_history", position=position, keys=list(error),
-            content=f"{fields['error']}{FIXED_BY}{fields['fix']}", attributes=attributes,
-            names=(fields["error"], fields["fix"]), kind="error",
-            write=partial(_fix, scope, attributes),
-        ))
+        entries.append(
+            Entry(
+                path=path,
+                section="error_history",
+                position=position,
+                keys=list(error),
+                content=f"{fields['error']}{FIXED_BY}{fields['fix']}",
+                attributes=attributes,
+                names=(fields["error"], fields["fix"]),
+                kind="error",
+                write=partial(_fix, scope, attributes),
+            )
+        )
 
     properties = {
         "type": scrub.value("$.type", "type", document["type"]),
@@ -111,7 +160,14 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         document_cypher.project_uses(tx, scope.user_id, owners[DOCUMENT])
 
     return Plan(
-        DocumentKind.PROJECT, scope, Tier.PROJECT, project_id, entries, save_owners, finish=finish, redacted=scrub.kinds,
+        DocumentKind.PROJECT,
+        scope,
+        Tier.PROJECT,
+        project_id,
+        entries,
+        save_owners,
+        finish=finish,
+        redacted=scrub.kinds,
     )
 
 
@@ -144,18 +200,43 @@ def export(tx: ManagedTransaction, user_id: str, project_id: str) -> tuple[dict[
 
 def _technology(scope: Scope, now: datetime, path: str, position: int, key: str, value: str) -> Entry:
     return memory_entry(
-        scope, Tier.PROJECT, path, "tech_stack", f"Tech stack, {key}: {value}", "technology", {"key": key, "value": value},
-        position=position, key=key, records=(EntityType.TECHNOLOGY, value), now=now,
+        scope,
+        Tier.PROJECT,
+        path,
+        "tech_stack",
+        f"Tech stack, {key}: {value}",
+        "technology",
+        {"key": key, "value": value},
+        position=position,
+        key=key,
+        records=(EntityType.TECHNOLOGY, value),
+        now=now,
     )
 
 
 def _decide(scope: Scope, a: dict[str, Any], services: Services) -> Written:
-    return recorded(record_decision(
-        services, scope, a["decision"], reason=a["reason"], tier=Tier.PROJECT, attributes=a, now=parse_timestamp(a["date"]),
-    ))
+    return recorded(
+        record_decision(
+            services,
+            scope,
+            a["decision"],
+            reason=a["reason"],
+            tier=Tier.PROJECT,
+            attributes=a,
+            now=parse_timestamp(a["date"]),
+        )
+    )
 
 
 def _fix(scope: Scope, a: dict[str, Any], services: Services) -> Written:
-    return recorded(record_error(
-        services, scope, a["error"], fix=a["fix"], tier=Tier.PROJECT, attributes=a, now=parse_timestamp(a["last_seen"]),
-    ))
+    return recorded(
+        record_error(
+            services,
+            scope,
+            a["error"],
+            fix=a["fix"],
+            tier=Tier.PROJECT,
+            attributes=a,
+            now=parse_timestamp(a["last_seen"]),
+        )
+    )

@@ -198,58 +198,76 @@ class Record:
 Spec = Text | Timestamp | Integer | Boolean | Scalar | ListOf | MapOf | Record
 
 SCOPE_ID_TEXT = Text(
-    max_length=128, pattern=CALLER_ID,
+    max_length=128,
+    pattern=CALLER_ID,
     pattern_help="must be 1-128 letters, digits and . _ : @ / -, starting with a letter or digit",
 )
 LABEL = Text(max_length=200)
 NAME = Text(max_length=MAX_NAME_LENGTH, name=True)
 KEY = Text(max_length=64, name=True)
 
-SESSION = Record({
-    "session_id": SCOPE_ID_TEXT,
-    "started_at": Timestamp(),
-    "tasks": ListOf(Record({
-        "task_id": LABEL,
-        "classification": LABEL,
-        "decisions": ListOf(NAME),
-        "errors": ListOf(NAME),
-        "patterns": ListOf(NAME),
-    }), unique="task_id"),
-    "active_context": Record(
-        {"current_skill": LABEL, "token_used": Integer(), "compression_level": LABEL},
-        optional=frozenset({"current_skill", "token_used", "compression_level"}),
-        extra=Scalar(),
-    ),
-})
+SESSION = Record(
+    {
+        "session_id": SCOPE_ID_TEXT,
+        "started_at": Timestamp(),
+        "tasks": ListOf(
+            Record(
+                {
+                    "task_id": LABEL,
+                    "classification": LABEL,
+                    "decisions": ListOf(NAME),
+                    "errors": ListOf(NAME),
+                    "patterns": ListOf(NAME),
+                }
+            ),
+            unique="task_id",
+        ),
+        "active_context": Record(
+            {"current_skill": LABEL, "token_used": Integer(), "compression_level": LABEL},
+            optional=frozenset({"current_skill", "token_used", "compression_level"}),
+            extra=Scalar(),
+        ),
+    }
+)
 
-PROJECT = Record({
-    "project_id": SCOPE_ID_TEXT,
-    "type": LABEL,
-    "tech_stack": MapOf(KEY, NAME),
-    "architecture": Record({
-        "pattern": NAME,
-        "decisions": ListOf(Record({"id": LABEL, "decision": NAME, "reason": Text(), "date": Timestamp()})),
-    }),
-    "conventions": MapOf(KEY, Text()),
-    "error_history": ListOf(Record({"error": NAME, "fix": NAME, "count": Integer(), "last_seen": Timestamp()})),
-    "last_updated": Timestamp(),
-})
+PROJECT = Record(
+    {
+        "project_id": SCOPE_ID_TEXT,
+        "type": LABEL,
+        "tech_stack": MapOf(KEY, NAME),
+        "architecture": Record(
+            {
+                "pattern": NAME,
+                "decisions": ListOf(Record({"id": LABEL, "decision": NAME, "reason": Text(), "date": Timestamp()})),
+            }
+        ),
+        "conventions": MapOf(KEY, Text()),
+        "error_history": ListOf(Record({"error": NAME, "fix": NAME, "count": Integer(), "last_seen": Timestamp()})),
+        "last_updated": Timestamp(),
+    }
+)
 
-LONG_TERM = Record({
-    "user_id": SCOPE_ID_TEXT,
-    "preferences": MapOf(
-        Text(max_length=64, pattern=PREFERENCE_KEY, pattern_help="must be 1-64 letters, digits, '_', '.' or '-'"),
-        Text(max_length=MAX_PREFERENCE_VALUE, name=True),
-    ),
-    "recurring_patterns": MapOf(NAME, Record({"count": Integer(), "last_skill": LABEL, "resolved": Boolean()})),
-    "skill_evolution": ListOf(Record({"skill": LABEL, "version": LABEL, "changes": ListOf(Text()), "date": Timestamp()})),
-    "learning_progress": Record({
-        "completed_lessons": ListOf(NAME),
-        "current_lesson": NAME,
-        "struggling_topics": ListOf(NAME),
-    }),
-    "last_updated": Timestamp(),
-})
+LONG_TERM = Record(
+    {
+        "user_id": SCOPE_ID_TEXT,
+        "preferences": MapOf(
+            Text(max_length=64, pattern=PREFERENCE_KEY, pattern_help="must be 1-64 letters, digits, '_', '.' or '-'"),
+            Text(max_length=MAX_PREFERENCE_VALUE, name=True),
+        ),
+        "recurring_patterns": MapOf(NAME, Record({"count": Integer(), "last_skill": LABEL, "resolved": Boolean()})),
+        "skill_evolution": ListOf(
+            Record({"skill": LABEL, "version": LABEL, "changes": ListOf(Text()), "date": Timestamp()})
+        ),
+        "learning_progress": Record(
+            {
+                "completed_lessons": ListOf(NAME),
+                "current_lesson": NAME,
+                "struggling_topics": ListOf(NAME),
+            }
+        ),
+        "last_updated": Timestamp(),
+    }
+)
 
 SPECS: dict[DocumentKind, Record] = {
     DocumentKind.SESSION: SESSION,

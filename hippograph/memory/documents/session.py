@@ -19,7 +19,17 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from hippograph.graph import documents as document_cypher
-from hippograph.memory.documents.engine import DOCUMENT, Entry, Plan, Scrubber, Undo, Written, as_list, recorded, sections
+from hippograph.memory.documents.engine import (
+    DOCUMENT,
+    Entry,
+    Plan,
+    Scrubber,
+    Undo,
+    Written,
+    as_list,
+    recorded,
+    sections,
+)
 from hippograph.memory.documents.schema import DocumentKind, child, parse_timestamp
 from hippograph.memory.errors import NotFound
 from hippograph.memory.writing.knowledge import record_decision, record_error, record_pattern
@@ -41,12 +51,14 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
 
     for position, task in enumerate(document["tasks"]):
         path = child("$.tasks", position)
-        tasks.append({
-            "position": position,
-            "id": scrub.id(child(path, "task_id"), task["task_id"]),
-            "classification": scrub.value(child(path, "classification"), "classification", task["classification"]),
-            "keys": list(task),
-        })
+        tasks.append(
+            {
+                "position": position,
+                "id": scrub.id(child(path, "task_id"), task["task_id"]),
+                "classification": scrub.value(child(path, "classification"), "classification", task["classification"]),
+                "keys": list(task),
+            }
+        )
         for section in TASK_LISTS:
             for index, text in enumerate(task[section]):
                 at = child(child(path, section), index)
@@ -93,7 +105,14 @@ def plan(document: dict[str, Any], scope: Scope, policy: str, now: datetime) -> 
         return {DOCUMENT: owner, **{f"task:{position}": ref for position, ref in task_refs.items()}}, before
 
     return Plan(
-        DocumentKind.SESSION, scope, Tier.SESSION, session_id, entries, save_owners, start=start, redacted=scrub.kinds,
+        DocumentKind.SESSION,
+        scope,
+        Tier.SESSION,
+        session_id,
+        entries,
+        save_owners,
+        start=start,
+        redacted=scrub.kinds,
     )
 
 
@@ -139,9 +158,18 @@ def _entry(scope: Scope, now: datetime, path: str, section: str, position: int, 
         kind, attributes = "pattern", {"value": text, "count": 1}
 
         def write(services: Services) -> Written:
-            return recorded(record_pattern(
-                services, scope, text, count=1, tier=Tier.SESSION, attributes=attributes, now=now))
+            return recorded(
+                record_pattern(services, scope, text, count=1, tier=Tier.SESSION, attributes=attributes, now=now)
+            )
+
     return Entry(
-        path=path, section=section, position=position, owner=owner, content=text, attributes=attributes,
-        names=(text,), kind=kind, write=write,
+        path=path,
+        section=section,
+        position=position,
+        owner=owner,
+        content=text,
+        attributes=attributes,
+        names=(text,),
+        kind=kind,
+        write=write,
     )

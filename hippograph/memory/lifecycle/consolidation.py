@@ -60,13 +60,18 @@ class ConsolidationReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "merged": [list(pair) for pair in self.merged], "promoted": self.promoted,
-            "generalised": self.generalised, "decayed": len(self.decayed), "skipped": self.skipped,
+            "merged": [list(pair) for pair in self.merged],
+            "promoted": self.promoted,
+            "generalised": self.generalised,
+            "decayed": len(self.decayed),
+            "skipped": self.skipped,
         }
 
 
 def consolidate(
-    services: Services, user_id: str | None = None, now: datetime | None = None,
+    services: Services,
+    user_id: str | None = None,
+    now: datetime | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> ConsolidationReport:
     """Run the four steps for one user, or for every user when ``user_id`` is None; ``progress(done, total)``
@@ -77,6 +82,7 @@ def consolidate(
         users = [user_id] if user_id else session.execute_read(consolidation_cypher.users)
     progress(0, len(users))
     for done, user in enumerate(users, 1):
+        services.writer.settle(user)  # its duplicates are found by their vectors: those still owed first
         deduplicate(services, user, report)
         promote(services, user, report)
         generalise(services, user, report)
@@ -104,7 +110,7 @@ def duplicate_pairs(rows: list[dict[str, Any]], threshold: float = DUPLICATE_COS
         for i in range(len(members)):
             if i in gone:
                 continue
-            for j in np.nonzero(similar[i, i + 1:] > threshold)[0] + i + 1:
+            for j in np.nonzero(similar[i, i + 1 :] > threshold)[0] + i + 1:
                 if j not in gone:
                     gone.add(int(j))
                     pairs.append((members[i]["id"], members[int(j)]["id"]))
@@ -115,13 +121,15 @@ def deduplicate(services: Services, user_id: str, report: ConsolidationReport) -
     with services.driver.session(database=services.database) as session:
         rows = session.execute_read(consolidation_cypher.live_embeddings, user_id)
         for keep, drop in duplicate_pairs(rows):
+
             def write(tx: ManagedTransaction, keep: str = keep, drop: str = drop) -> bool:
                 attributes = memory_cypher.attributes(tx, user_id, [keep, drop])
                 if len(attributes) < 2:
                     return False  # one of them went meanwhile
                 united = merge_provenance(parse_attributes(attributes[keep]), parse_attributes(attributes[drop]))
                 merged = consolidation_cypher.merge_duplicate(
-                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep])
+                    tx, user_id, keep, drop, json.dumps(united, sort_keys=True) if united else attributes[keep]
+                )
                 if merged:
                     services.audit.record_in(tx, user_id, "consolidate", [keep, drop], "merged duplicate")
                 return merged
@@ -143,7 +151,9 @@ def promote(services: Services, user_id: str, report: ConsolidationReport) -> No
         def move(tx: ManagedTransaction, row: dict[str, Any] = row, stored: Remembered = stored) -> None:
             memory_cypher.carry_accesses(tx, user_id, row["id"], stored.id)
             consolidation_cypher.supersede_by(tx, user_id, row["id"], stored.id)
-            services.audit.record_in(tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value)
+            services.audit.record_in(
+                tx, user_id, "consolidate", [row["id"], stored.id], "promoted to " + stored.tier.value
+            )
 
         with services.driver.session(database=services.database) as session:
             outcomes.write(session, move)
@@ -186,10 +196,16 @@ def generalise(services: Services, user_id: str, report: ConsolidationReport) ->
         medoid = members[int(np.argmax(vectors @ centre))]
         text = f"Across projects {', '.join(projects)}: {medoid['content']}"
         try:
-            rule = remember(services, Scope(user_id), MemoryInput(
-                content=text, tier=Tier.LONG_TERM, kind="rule",
-                attributes={"generalisedFrom": [m["id"] for m in members], "projects": projects},
-            ))
+            rule = remember(
+                services,
+                Scope(user_id),
+                MemoryInput(
+                    content=text,
+                    tier=Tier.LONG_TERM,
+                    kind="rule",
+                    attributes={"generalisedFrom": [m["id"] for m in members], "projects": projects},
+                ),
+            )
         except MemoryRuleError as refused:
             report.skipped.append(f"generalise {len(members)} memories: {refused}")
             continue

@@ -92,7 +92,8 @@ def assemble_context(
     global_rows += [(c.id, c.content) for c in ranking if c.tier is Tier.LONG_TERM]
     project_rows += [(c.id, c.content) for c in ranking if c.tier is Tier.PROJECT]
     history = [
-        Piece(f"{'[summary] ' if e.is_summary else ''}{e.role}: {e.content}", 0, e.id) for e in read_transcript(services, scope)
+        Piece(f"{'[summary] ' if e.is_summary else ''}{e.role}: {e.content}", 0, e.id)
+        for e in read_transcript(services, scope)
     ]
     for piece in history:
         piece.tokens = count(piece.text)

@@ -19,7 +19,8 @@ from hippograph.memory.lifecycle.summarizing import Fact, TurnText
 
 SUMMARY_PROMPT = (
     "Summarise this conversation excerpt in at most {max_tokens} tokens. Keep concrete content — names, dates, "
-    "numbers, decisions, errors and their fixes — and drop greetings, thanks and small talk. Answer with the summary only."
+    "numbers, decisions, errors and their fixes — and drop greetings, thanks and small talk. "
+    "Answer with the summary only."
 )
 FACTS_PROMPT = (
     "Extract the standalone facts from this conversation excerpt: names, dates, numbers, decisions, errors and fixes. "
@@ -51,7 +52,7 @@ class OpenAICompatibleClient:
         known = {t.id for t in turns}
         answer = self._chat(FACTS_PROMPT, _transcript(turns), 1024)
         try:
-            payload = json.loads(answer[answer.index("{"): answer.rindex("}") + 1])
+            payload = json.loads(answer[answer.index("{") : answer.rindex("}") + 1])
             facts = payload["facts"]
         except (ValueError, KeyError, TypeError):
             raise LLMError("the endpoint's fact list is not the JSON asked for") from None
@@ -65,12 +66,14 @@ class OpenAICompatibleClient:
         return extracted
 
     def _chat(self, instruction: str, content: str, max_tokens: int) -> str:
-        body = json.dumps({
-            "model": self.model,
-            "messages": [{"role": "system", "content": instruction}, {"role": "user", "content": content}],
-            "max_tokens": max_tokens,
-            "temperature": 0,
-        }).encode()
+        body = json.dumps(
+            {
+                "model": self.model,
+                "messages": [{"role": "system", "content": instruction}, {"role": "user", "content": content}],
+                "max_tokens": max_tokens,
+                "temperature": 0,
+            }
+        ).encode()
         request = urllib.request.Request(f"{self.base_url}/chat/completions", data=body, method="POST")
         request.add_header("content-type", "application/json")
         if self.api_key:

@@ -83,12 +83,23 @@ def promote(
         if session_id is not None:
             memory_cypher.record_source(tx, user_id, stored.id, session_id)
 
-    return remember(services, scope, MemoryInput(
-        content=memory["content"], tier=tier, kind=kind,
-        relevance=float(memory["relevance"] if memory["relevance"] is not None else 1.0),
-        attributes={**attributes, "promotedFrom": memory["id"], "session": session_id,
-                    "accessCount": memory["accessCount"] or 0},
-    ), then=keep_source)
+    return remember(
+        services,
+        scope,
+        MemoryInput(
+            content=memory["content"],
+            tier=tier,
+            kind=kind,
+            relevance=float(memory["relevance"] if memory["relevance"] is not None else 1.0),
+            attributes={
+                **attributes,
+                "promotedFrom": memory["id"],
+                "session": session_id,
+                "accessCount": memory["accessCount"] or 0,
+            },
+        ),
+        then=keep_source,
+    )
 
 
 def end_session(services: Services, user_id: str, session_id: str, now: datetime | None = None) -> SessionEnded:
@@ -114,7 +125,10 @@ def end_session(services: Services, user_id: str, session_id: str, now: datetime
         result.turns_deleted = session_cypher.delete_turns(tx, user_id, session_id)
         session_cypher.end_session(tx, user_id, session_id, at)
         services.audit.record_in(
-            tx, user_id, "end_session", [session_id, *result.promoted.values()],
+            tx,
+            user_id,
+            "end_session",
+            [session_id, *result.promoted.values()],
             f"facts {len(result.facts)}, promoted {len(result.promoted)}, evicted {len(result.evicted)}, "
             f"turns deleted {result.turns_deleted}",
         )

@@ -49,7 +49,8 @@ class FactExtractor(Protocol):
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _FILLER = re.compile(
-    r"^(hi|hey|hello|yo|good (morning|afternoon|evening|night)|bye|goodbye|see (you|ya)|take care|thanks?( you)?|thank you|"
+    r"^(hi|hey|hello|yo|good (morning|afternoon|evening|night)|bye|goodbye|see (you|ya)|take care|"
+    r"thanks?( you)?|thank you|"
     r"ty|cheers|no problem|np|you're welcome|sure|ok(ay)?|cool|nice|great|awesome|wow|lol|haha+|yeah|yep|yes|no|"
     r"i see|got it|sounds good|that's (great|awesome|amazing|cool|nice|so cool)|me too|same here|totally|absolutely|"
     r"how are you|how's it going|what's up|glad to hear( that)?|good to hear|love (that|it)|so (cool|nice|great)|"
@@ -71,19 +72,186 @@ _EVENT = re.compile(
     r"finished|tried|had|threw|drew|sang|taught|brought|caught|held|kept|lost|paid|sold|spent|told|felt|came)\b",
     re.IGNORECASE,
 )
-_DECISION = re.compile(r"\b(decided|decide|decision|chose|choose|going with|we'll use|switch(ed)? to|adopt(ed)?|plan(ned)? to)\b", re.IGNORECASE)
-_ERROR = re.compile(r"\b(error|bug|crash(ed)?|fail(ed|ure|s)?|broke(n)?|exception|issue|problem|fix(ed)?|solved|workaround)\b", re.IGNORECASE)
+_DECISION = re.compile(
+    r"\b(decided|decide|decision|chose|choose|going with|we'll use|switch(ed)? to|adopt(ed)?|plan(ned)? to)\b",
+    re.IGNORECASE,
+)
+_ERROR = re.compile(
+    r"\b(error|bug|crash(ed)?|fail(ed|ure|s)?|broke(n)?|exception|issue|problem|fix(ed)?|solved|workaround)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|we'd|we'll|us|our|ours)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(you|you're|you've|you'd|you'll|your|yours)\b", re.IGNORECASE)
 _STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "but", "so", "to", "of", "in", "on", "at", "for", "with", "about", "from", "by", "is", "are", "was", "were", "be", "been", "am", "i", "you", "he", "she", "it", "we", "they", "me", "my", "your", "his", "her", "our", "their", "this", "that", "these", "those", "just", "really", "very", "too", "also", "have", "has", "had", "do", "did", "does", "not", "no", "yes", "what", "how", "why", "when", "where", "who", "which", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "oh", "wow", "well", "like", "get", "got"]
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "so",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "about",
+        "from",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "me",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "just",
+        "really",
+        "very",
+        "too",
+        "also",
+        "have",
+        "has",
+        "had",
+        "do",
+        "did",
+        "does",
+        "not",
+        "no",
+        "yes",
+        "what",
+        "how",
+        "why",
+        "when",
+        "where",
+        "who",
+        "which",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "oh",
+        "wow",
+        "well",
+        "like",
+        "get",
+        "got",
+    ]
 )
 
 
 # Words that say how someone feels about something, not what happened.
 _GENERIC = frozenset(
-    ["great", "good", "nice", "cool", "awesome", "amazing", "wonderful", "fantastic", "incredible", "lovely", "love", "loved", "loves", "happy", "glad", "sorry", "thanks", "thank", "really", "so", "totally", "definitely", "super", "pretty", "quite", "lot", "lots", "thing", "things", "stuff", "something", "anything", "everything", "feel", "feeling", "felt", "know", "think", "thought", "mean", "guess", "hope", "hoping", "sure", "always", "never", "ever", "even", "still", "much", "many", "keep", "kind", "sort", "bit", "little", "yeah", "yep", "hey", "hi", "wow", "oh", "cute", "sweet", "fun", "exciting", "excited", "proud", "it's", "that's", "i'm", "i've", "i'll", "you're", "you've", "what's", "there's", "let's", "don't", "can't", "didn't"]
+    [
+        "great",
+        "good",
+        "nice",
+        "cool",
+        "awesome",
+        "amazing",
+        "wonderful",
+        "fantastic",
+        "incredible",
+        "lovely",
+        "love",
+        "loved",
+        "loves",
+        "happy",
+        "glad",
+        "sorry",
+        "thanks",
+        "thank",
+        "really",
+        "so",
+        "totally",
+        "definitely",
+        "super",
+        "pretty",
+        "quite",
+        "lot",
+        "lots",
+        "thing",
+        "things",
+        "stuff",
+        "something",
+        "anything",
+        "everything",
+        "feel",
+        "feeling",
+        "felt",
+        "know",
+        "think",
+        "thought",
+        "mean",
+        "guess",
+        "hope",
+        "hoping",
+        "sure",
+        "always",
+        "never",
+        "ever",
+        "even",
+        "still",
+        "much",
+        "many",
+        "keep",
+        "kind",
+        "sort",
+        "bit",
+        "little",
+        "yeah",
+        "yep",
+        "hey",
+        "hi",
+        "wow",
+        "oh",
+        "cute",
+        "sweet",
+        "fun",
+        "exciting",
+        "excited",
+        "proud",
+        "it's",
+        "that's",
+        "i'm",
+        "i've",
+        "i'll",
+        "you're",
+        "you've",
+        "what's",
+        "there's",
+        "let's",
+        "don't",
+        "can't",
+        "didn't",
+    ]
 )
 
 
@@ -174,8 +342,9 @@ class ExtractiveFactExtractor:
     Sentences are chosen across the whole passage, not a fixed number per turn: first the
     most salient sentence of every turn whose best reaches ``min_salience`` (so that each
     turn with content keeps a fact), then the other sentences of those turns by salience
-    per token while the facts hold at most ``token_share`` of the passage's tokens. Filler sentences, and the interjections
-    and forms of address that open a sentence ("Yeah, Maria, …"), are never kept.
+    per token while the facts hold at most ``token_share`` of the passage's tokens. Filler sentences,
+    and the interjections and forms of address that open a sentence ("Yeah, Maria, …"), are never
+    kept.
     """
 
     tokens: TokenCounter
@@ -217,7 +386,9 @@ class ExtractiveFactExtractor:
         for unit in sorted(units, key=lambda u: -u.salience):  # each turn's best sentence, whatever it costs
             if not spent[unit.turn] and unit.salience >= self.min_salience:
                 take(unit, float("inf"))
-        for unit in sorted(units, key=lambda u: (-u.salience / u.tokens, u.turn, u.place)):  # then the most content per token
+        for unit in sorted(
+            units, key=lambda u: (-u.salience / u.tokens, u.turn, u.place)
+        ):  # then the most content per token
             if spent[unit.turn] and (unit.turn, unit.place) not in chosen:
                 take(unit, budget)
         facts: list[Fact] = []

@@ -37,6 +37,7 @@ from neo4j import ManagedTransaction
 from hippograph.config import MAX_TURN_CHARS, TRANSCRIPT_TRIGGER
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import transcript as transcript_cypher
+from hippograph.memory.ids import check_id
 from hippograph.memory.writing import scrubbing
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.lifecycle.llm_summarizer import LLMError, OpenAICompatibleClient
@@ -104,7 +105,8 @@ def append_turn(
     extractor: FactExtractor | None = None,
     item: str | None = None,
 ) -> Appended:
-    """Append a turn; if the transcript passes its trigger (``TRANSCRIPT_TRIGGER`` of its budget), summarise until it is under.
+    """Append a turn; if the transcript passes its trigger (``TRANSCRIPT_TRIGGER`` of its budget), summarise
+    until it is under.
 
     ``item`` is the turn's structure in its host (a JSON object, as text), kept beside ``content``."""
     if scope.session_id is None:
@@ -117,7 +119,7 @@ def append_turn(
     if not role or len(role) > 64:
         raise InvalidInput("a turn needs a role (speaker) of 1-64 characters")
     if ref is not None:
-        scrubbing.check_id("ref", ref)
+        check_id("ref", ref)
     policy = services.settings.secret_policy
     scrubbed = scrubbing.enforce(content, policy)
     speaker = scrubbing.enforce(role, policy)
@@ -125,15 +127,23 @@ def append_turn(
     stamp = (at or datetime.now(UTC)).isoformat()
     turn_id = str(uuid.uuid4())
     row = {
-        "id": turn_id, "userId": scope.user_id, "sessionId": scope.session_id, "role": speaker.text,
-        "content": scrubbed.text, "at": stamp, "tokens": services.tokens.count(scrubbed.text), "ref": ref,
+        "id": turn_id,
+        "userId": scope.user_id,
+        "sessionId": scope.session_id,
+        "role": speaker.text,
+        "content": scrubbed.text,
+        "at": stamp,
+        "tokens": services.tokens.count(scrubbed.text),
+        "ref": ref,
         "item": None if structure is None else stored_item(structure.value),
     }
 
     def write(tx: ManagedTransaction) -> int:
         position = transcript_cypher.append_turn(tx, row)
         if position is None:
-            state = transcript_cypher.session_state(tx, scope.user_id, cast(str, scope.session_id))  # a turn's scope names its session
+            state = transcript_cypher.session_state(
+                tx, scope.user_id, cast(str, scope.session_id)
+            )  # a turn's scope names its session
             if state is None:
                 raise NotFound(f"session {scope.session_id} not found")
             raise InvalidInput(f"session {scope.session_id} has ended")
@@ -142,7 +152,12 @@ def append_turn(
 
     with services.driver.session(database=services.database) as session:
         position = outcomes.write(session, write)
-    appended = Appended(turn_id, position, 0, redacted=sorted({*scrubbed.kinds, *speaker.kinds, *(structure.kinds if structure else ())}))
+    appended = Appended(
+        turn_id,
+        position,
+        0,
+        redacted=sorted({*scrubbed.kinds, *speaker.kinds, *(structure.kinds if structure else ())}),
+    )
     appended.rounds = compact(services, scope, summarizer, extractor)
     appended.transcript_tokens = sum(e.tokens for e in read_transcript(services, scope))
     return appended
@@ -163,8 +178,17 @@ def read_transcript(services: Services, scope: Scope) -> list[TranscriptEntry]:
     with services.driver.session(database=services.database) as session:
         rows = session.execute_read(transcript_cypher.live_transcript, scope.user_id, scope.session_id)
     return [
-        TranscriptEntry(r["id"], r["role"], r["content"], int(r["tokens"]), r["at"], bool(r["isSummary"]), int(r["position"]),
-                        r["ref"], json.loads(r["item"]) if r["item"] is not None else None)
+        TranscriptEntry(
+            r["id"],
+            r["role"],
+            r["content"],
+            int(r["tokens"]),
+            r["at"],
+            bool(r["isSummary"]),
+            int(r["position"]),
+            r["ref"],
+            json.loads(r["item"]) if r["item"] is not None else None,
+        )
         for r in rows
     ]
 
@@ -234,30 +258,41 @@ def _summarise_round(
     stored = _store_facts(services, scope, facts, {e.id: e.ref for e in oldest if e.ref}, said_before(oldest))
     summary_id = str(uuid.uuid4())
     row: dict[str, Any] = {
-        "id": summary_id, "userId": scope.user_id, "sessionId": scope.session_id, "content": summary,
-        "position": min(e.position for e in oldest), "at": oldest[-1].at or datetime.now(UTC).isoformat(),
+        "id": summary_id,
+        "userId": scope.user_id,
+        "sessionId": scope.session_id,
+        "content": summary,
+        "position": min(e.position for e in oldest),
+        "at": oldest[-1].at or datetime.now(UTC).isoformat(),
         "tokens": services.tokens.count(summary),
     }
 
     def write(tx: ManagedTransaction) -> None:
         transcript_cypher.replace_with_summary(tx, row, [e.id for e in oldest])
-        services.audit.record_in(tx, scope.user_id, "summarize", [summary_id, *(e.id for e in oldest)],
-                                 f"session={scope.session_id} facts={len(stored)}")
+        services.audit.record_in(
+            tx,
+            scope.user_id,
+            "summarize",
+            [summary_id, *(e.id for e in oldest)],
+            f"session={scope.session_id} facts={len(stored)}",
+        )
 
     with services.driver.session(database=services.database) as session:
         outcomes.write(session, write)
-    return Round(summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored)
+    return Round(
+        summary_id, [e.id for e in oldest], tokens_before, tokens_before - covered_tokens + row["tokens"], stored
+    )
 
 
-def extract_remaining_facts(
-    services: Services, scope: Scope, extractor: FactExtractor | None = None
-) -> list[str]:
+def extract_remaining_facts(services: Services, scope: Scope, extractor: FactExtractor | None = None) -> list[str]:
     """At the end of a session: the facts of the turns no summary has covered yet, into project memory."""
     transcript = read_transcript(services, scope)
     live = [e for e in transcript if not e.is_summary]
     if not live:
         return []
-    facts = _extract(services, extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live])
+    facts = _extract(
+        services, extractor or _configured(services)[1], [TurnText(e.id, e.role, e.content, e.at) for e in live]
+    )
     return _store_facts(services, scope, facts, {e.id: e.ref for e in live if e.ref}, said_before(transcript))
 
 
@@ -270,7 +305,11 @@ def said_before(entries: Sequence[TranscriptEntry]) -> dict[str, str]:
 def _configured(services: Services) -> tuple[Summarizer, FactExtractor]:
     """The endpoint's client when one is configured, else the offline extractive pair."""
     remote = OpenAICompatibleClient.from_settings(services.settings)
-    return (remote, remote) if remote else (ExtractiveSummarizer(services.tokens), ExtractiveFactExtractor(services.tokens))
+    return (
+        (remote, remote)
+        if remote
+        else (ExtractiveSummarizer(services.tokens), ExtractiveFactExtractor(services.tokens))
+    )
 
 
 # An unreachable endpoint must not stop the conversation: the offline extractive pair stands in.
@@ -296,29 +335,47 @@ def _store_facts(
     with services.driver.session(database=services.database) as session:
         state = session.execute_read(transcript_cypher.session_state, scope.user_id, cast(str, scope.session_id))
     project_id = (state or {}).get("projectId") or scope.project_id
-    target, tier = (Scope(scope.user_id, project_id), Tier.PROJECT) if project_id else (Scope(scope.user_id), Tier.LONG_TERM)
+    target, tier = (
+        (Scope(scope.user_id, project_id), Tier.PROJECT) if project_id else (Scope(scope.user_id), Tier.LONG_TERM)
+    )
     ids: list[str] = []
     for fact in facts:
         turns = list(fact.source_turn_ids)
-        attributes = {"session": scope.session_id, "sourceTurns": turns,
-                      **({"sourceRefs": [refs[t] for t in turns if t in refs]} if refs else {}),
-                      **({"speaker": fact.speaker} if getattr(fact, "speaker", None) else {})}
+        attributes = {
+            "session": scope.session_id,
+            "sourceTurns": turns,
+            **({"sourceRefs": [refs[t] for t in turns if t in refs]} if refs else {}),
+            **({"speaker": fact.speaker} if getattr(fact, "speaker", None) else {}),
+        }
 
-        def place(tx: ManagedTransaction, stored: Remembered, attributes: dict[str, Any] = attributes,
-                  turns: list[str] = turns) -> None:
+        def place(
+            tx: ManagedTransaction,
+            stored: Remembered,
+            attributes: dict[str, Any] = attributes,
+            turns: list[str] = turns,
+        ) -> None:
             merged = None
             if not stored.created:  # the same text again: it now derives from these turns too
                 memory_cypher.derive(tx, scope.user_id, stored.id, turns)
                 before = memory_cypher.attributes(tx, scope.user_id, [stored.id]).get(stored.id)
                 merged = json.dumps(merge_provenance(parse_attributes(before), attributes), sort_keys=True)
-            transcript_cypher.set_fact_provenance(tx, scope.user_id, stored.id, scope.session_id, merged,
-                                                  said.get(turns[0]) if turns else None)
+            transcript_cypher.set_fact_provenance(
+                tx, scope.user_id, stored.id, scope.session_id, merged, said.get(turns[0]) if turns else None
+            )
 
-        stored = remember(services, target, MemoryInput(
-            content=fact.content, tier=tier, kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
-            created_at=datetime.fromisoformat(fact.at) if getattr(fact, "at", None) else None,
-            derived_from=turns, attributes=attributes,
-        ), then=place)
+        stored = remember(
+            services,
+            target,
+            MemoryInput(
+                content=fact.content,
+                tier=tier,
+                kind=fact.kind if fact.kind in ("fact", "decision") else "fact",
+                created_at=datetime.fromisoformat(fact.at) if getattr(fact, "at", None) else None,
+                derived_from=turns,
+                attributes=attributes,
+            ),
+            then=place,
+        )
         ids.append(stored.id)
     return ids
 

@@ -53,7 +53,9 @@ MAX_WINDOW = 2_000_000
 def base_budgets(window: int) -> dict[Section, int]:
     """Each section's share of the window, rounded down (so the sum never passes it)."""
     if not isinstance(window, int) or not MIN_WINDOW <= window <= MAX_WINDOW:
-        raise ValueError(f"a context window is a whole number of tokens from {MIN_WINDOW} to {MAX_WINDOW}, got {window!r}")
+        raise ValueError(
+            f"a context window is a whole number of tokens from {MIN_WINDOW} to {MAX_WINDOW}, got {window!r}"
+        )
     return {section: math.floor(share * window) for section, share in SHARES.items()}
 
 

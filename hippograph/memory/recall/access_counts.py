@@ -29,8 +29,16 @@ class AccessRecorder(BackgroundWriter[dict[str, Any]]):
     """Books accesses in the background; ``flush()`` waits until everything recorded so far is written."""
 
     def __init__(self, driver: Driver, database: str, interval: float = INTERVAL) -> None:
-        super().__init__(driver, database, access_cypher.record_access, name="access", what="memory access", log=log,
-                         combine=_combine, interval=interval)
+        super().__init__(
+            driver,
+            database,
+            access_cypher.record_access,
+            name="access",
+            what="memory access",
+            log=log,
+            combine=_combine,
+            interval=interval,
+        )
 
     def record(self, user_id: str, ids: Iterable[str], at: datetime | None = None) -> None:
         """Count one access of each of the user's memories ``ids`` at ``at`` (default now); returns at once."""

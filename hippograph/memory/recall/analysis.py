@@ -37,7 +37,8 @@ QUESTION_WORDS = frozenset(["what", "when", "where", "which", "who", "whom", "wh
 # tips?", "What should I bake?"): what answers it is what the asker likes and has said, seldom in the
 # request's own words.
 _REQUESTS = re.compile(
-    r"\b(?:can|could|would|will) you (?:please )?(?:suggest|recommend|help|advise|give me|share|think of|come up with)\b"
+    r"\b(?:can|could|would|will) you (?:please )?"
+    r"(?:suggest|recommend|help|advise|give me|share|think of|come up with)\b"
     r"|\bdo you (?:have|know) any\b|\bany (?:ideas|suggestions|tips|recommendations|advice)\b"
     r"|\bwhat (?:should|can) i\b|^\W*(?:please )?(?:suggest|recommend)\b|\bwould it be a good idea\b",
     re.IGNORECASE,

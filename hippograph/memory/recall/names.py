@@ -15,13 +15,13 @@ from collections.abc import Sequence
 import numpy as np
 
 
-# A speaker is one to three words (the speaker label of ``hippograph.embedding``).
+# A speaker is one to three words (the speaker label of ``hippograph.encoding.embedding``).
 MAX_NAME_WORDS = 3
 
 
 def phrases_among(words: Sequence[str]) -> list[str]:
     """Every run of one to ``MAX_NAME_WORDS`` of a query's ``words``, as a ``speaker`` is written."""
-    return [" ".join(words[i:i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)]
+    return [" ".join(words[i : i + n]) for n in range(1, MAX_NAME_WORDS + 1) for i in range(len(words) - n + 1)]
 
 
 def without(query: str, names: Sequence[str]) -> str:

@@ -82,7 +82,14 @@ from typing import Any
 from hippograph.config import RESOURCES
 
 from hippograph.graph.recall import (
-    MAX_HOPS_LIMIT, KeywordBranch, NeighbourBranch, Recency, RelationBranch, TierSearch, TimeMatch, VectorBranch,
+    MAX_HOPS_LIMIT,
+    KeywordBranch,
+    NeighbourBranch,
+    Recency,
+    RelationBranch,
+    TierSearch,
+    TimeMatch,
+    VectorBranch,
 )
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.recall.analysis import Style
@@ -106,12 +113,14 @@ class Budget:
 
 
 # The Izanagi recall budget. Every profile honours it: never more items or tokens.
-RECALL_BUDGETS: Mapping[Priority, Budget] = MappingProxyType({
-    Priority.CRITICAL: Budget(3, 300),
-    Priority.HIGH: Budget(2, 200),
-    Priority.MEDIUM: Budget(1, 100),
-    Priority.LOW: Budget(0, 0),
-})
+RECALL_BUDGETS: Mapping[Priority, Budget] = MappingProxyType(
+    {
+        Priority.CRITICAL: Budget(3, 300),
+        Priority.HIGH: Budget(2, 200),
+        Priority.MEDIUM: Budget(1, 100),
+        Priority.LOW: Budget(0, 0),
+    }
+)
 
 
 def describe_budgets(budgets: Mapping[Priority, Budget] = RECALL_BUDGETS) -> str:
@@ -225,8 +234,11 @@ class RecallProfile:
 
     def __post_init__(self) -> None:
         relation, vector, gates = self.relation, self.vector, self.gates
-        if not isinstance(relation.max_hops, int) or isinstance(relation.max_hops, bool) \
-                or not 1 <= relation.max_hops <= MAX_HOPS_LIMIT:
+        if (
+            not isinstance(relation.max_hops, int)
+            or isinstance(relation.max_hops, bool)
+            or not 1 <= relation.max_hops <= MAX_HOPS_LIMIT
+        ):
             raise ProfileError(f"max_hops must be a whole number from 1 to {MAX_HOPS_LIMIT}, got {relation.max_hops!r}")
         if self.recency.half_life_days <= 0:
             raise ProfileError(f"half_life_days must be positive, got {self.recency.half_life_days}")
@@ -237,9 +249,16 @@ class RecallProfile:
             raise ProfileError(f"mention_share must be between 0 and 1, got {relation.mention_share}")
         if not 0.0 <= self.neighbours.preceding_share <= 1.0:
             raise ProfileError(f"preceding_share must be between 0 and 1, got {self.neighbours.preceding_share}")
-        counts = {"vector k": vector.k, "keyword k": self.keyword.k, "anchor_k": relation.anchor_k,
-                  "graph_k": relation.graph_k, "seed_k": self.neighbours.seed_k, "candidates": gates.candidates,
-                  "summary_tokens": gates.summary_tokens, "exact_scan_limit": vector.exact_scan_limit}
+        counts = {
+            "vector k": vector.k,
+            "keyword k": self.keyword.k,
+            "anchor_k": relation.anchor_k,
+            "graph_k": relation.graph_k,
+            "seed_k": self.neighbours.seed_k,
+            "candidates": gates.candidates,
+            "summary_tokens": gates.summary_tokens,
+            "exact_scan_limit": vector.exact_scan_limit,
+        }
         for name, value in counts.items():
             if value < 0:
                 raise ProfileError(f"{name} must not be negative, got {value}")
@@ -288,11 +307,16 @@ HANZO = RecallProfile(
     name="hanzo",
     weights=Weights(vector=1.0),
     sources=frozenset({Source.VECTOR}),
-    vector=VectorBranch(k=35, tiers=MappingProxyType({
-        Tier.SESSION: TierSearch(20, 0.3),
-        Tier.PROJECT: TierSearch(10, 0.5),
-        Tier.LONG_TERM: TierSearch(5, 0.6),
-    })),
+    vector=VectorBranch(
+        k=35,
+        tiers=MappingProxyType(
+            {
+                Tier.SESSION: TierSearch(20, 0.3),
+                Tier.PROJECT: TierSearch(10, 0.5),
+                Tier.LONG_TERM: TierSearch(5, 0.6),
+            }
+        ),
+    ),
     gates=Gates(selection=Selection.TIER_TOP_K, rerank=True),
 )
 
@@ -318,12 +342,16 @@ def fitted(path: Path = HYBRID_FIT) -> Fitted:
     return Fitted(
         weights=Weights(**data["weights"]),
         time=TimeMatch(time_boost=data.get("time_boost", 0.0), period_boost=data.get("period_boost", 0.0)),
-        styles=MappingProxyType({
-            Style(name): Fusion(Weights(**style["weights"]),
-                                TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)),
-                                style.get("carry", 0.0))
-            for name, style in data.get("styles", {}).items()
-        }),
+        styles=MappingProxyType(
+            {
+                Style(name): Fusion(
+                    Weights(**style["weights"]),
+                    TimeMatch(time_boost=style.get("time_boost", 0.0), period_boost=style.get("period_boost", 0.0)),
+                    style.get("carry", 0.0),
+                )
+                for name, style in data.get("styles", {}).items()
+            }
+        ),
     )
 
 

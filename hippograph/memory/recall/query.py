@@ -39,7 +39,7 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.tiers import Scope
 from hippograph.memory.tokens import TokenCounter
 from hippograph.memory.services import Services
-from hippograph.reranking import CrossEncoder
+from hippograph.encoding.protocols import Reranker
 
 ELLIPSIS = "…"
 # The text fields of the memory_text and entity_name full-text indexes (migrations V0005, V0007): a
@@ -145,13 +145,20 @@ def recall(
         now = now.replace(tzinfo=UTC)
     searched = _tiers(tiers)
     if budget.items <= 0 or budget.tokens <= 0 or not isinstance(query, str) or not query.strip():
-        return RecallResult([], Totals(0, 0, budget), chosen.name, timings=Timings(0.0, 0.0, _ms(started)),
-                            **_measures(chosen, chosen.fusion(Style.QUESTION)))
+        return RecallResult(
+            [],
+            Totals(0, 0, budget),
+            chosen.name,
+            timings=Timings(0.0, 0.0, _ms(started)),
+            **_measures(chosen, chosen.fusion(Style.QUESTION)),
+        )
 
     # Who the query names and the statement share one read transaction: the lookup then costs one
     # round trip, not a transaction of its own (measured: about 1.5 ms against 3). Its time is the
     # query's, database work like the statement's; the embedding's is the embedding alone.
     analysis = analyse(query, now)
+    if chosen.uses_embedding:
+        services.writer.settle(scope.user_id)  # the caller's memories still without vectors get them first
 
     def search(tx: ManagedTransaction) -> tuple[list[dict[str, Any]], float]:
         looks_up = chosen.uses_embedding and chosen.vector.unnamed_query
@@ -160,8 +167,9 @@ def recall(
         vector = query_vector(services, analysis, speakers) if chosen.uses_embedding else None
         embedding = vector.tolist() if vector is not None else None
         embedding_seconds = time.perf_counter() - embedding_started
-        request = build_query(chosen, scope, analysis, embedding, now, searched,
-                              as_of=now if as_of is not None else None)
+        request = build_query(
+            chosen, scope, analysis, embedding, now, searched, as_of=now if as_of is not None else None
+        )
         return recall_cypher.recall_candidates(tx, request), embedding_seconds
 
     opened = time.perf_counter()
@@ -196,10 +204,15 @@ def _measures(profile: RecallProfile, fusion: Fusion) -> dict[str, Any]:
     """``RecallResult.lines`` of a profile and ``weights`` of the fusion that weighed the query."""
     gates = profile.gates
     return {
-        "lines": ((gates.full_above, gates.summary_above, gates.of_top) if gates.selection is Selection.THRESHOLD
-                  else None),
-        "weights": {**fusion.weights.as_params(), "time_boost": fusion.time.time_boost,
-                    "period_boost": fusion.time.period_boost, "carry": fusion.carry},
+        "lines": (
+            (gates.full_above, gates.summary_above, gates.of_top) if gates.selection is Selection.THRESHOLD else None
+        ),
+        "weights": {
+            **fusion.weights.as_params(),
+            "time_boost": fusion.time.time_boost,
+            "period_boost": fusion.time.period_boost,
+            "carry": fusion.carry,
+        },
     }
 
 
@@ -270,8 +283,11 @@ def select(
     items: list[RecalledItem] = []
     used = 0
     gates = profile.gates
-    least = (gates.of_top * max(c.score for c in ranked) if ranked and gates.selection is Selection.THRESHOLD
-             else float("-inf"))
+    least = (
+        gates.of_top * max(c.score for c in ranked)
+        if ranked and gates.selection is Selection.THRESHOLD
+        else float("-inf")
+    )
     for candidate in ranked:
         if len(items) >= budget.items or candidate.score < least:
             break
@@ -279,9 +295,17 @@ def select(
             text = candidate.content if mode is Mode.FULL else summary_text(candidate, profile, tokens)
             cost = tokens.count(text)
             if used + cost <= budget.tokens:
-                items.append(RecalledItem(
-                    candidate.id, text, candidate.tier, mode, candidate.score, candidate.components, cost,
-                ))
+                items.append(
+                    RecalledItem(
+                        candidate.id,
+                        text,
+                        candidate.tier,
+                        mode,
+                        candidate.score,
+                        candidate.components,
+                        cost,
+                    )
+                )
                 used += cost
                 break
     return items
@@ -307,7 +331,7 @@ def _modes(candidate: Candidate, profile: RecallProfile) -> tuple[Mode, ...]:
     return ()
 
 
-def _rerank(cross_encoder: CrossEncoder, query: str, ranked: list[Candidate]) -> list[Candidate]:
+def _rerank(cross_encoder: Reranker, query: str, ranked: list[Candidate]) -> list[Candidate]:
     scores = cross_encoder.rank(query, [c.content for c in ranked])
     order = sorted(range(len(ranked)), key=lambda i: scores[i], reverse=True)
     return [ranked[i] for i in order]

@@ -20,14 +20,40 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # A time expression: a relative day or period, a month, a weekday (and a year, below). "last week"
 # or "next month" need no entry of their own: "week" and "month" are ones.
-TIME_WORDS = ("yesterday", "today", "tonight", "tomorrow", "ago", "recently", "since", "weekend", "weeks?",
-              "months?", "years?", *MONTHS, *DAYS, "last (?:night|summer|winter|spring|fall)",
-              "this (?:morning|summer)")
+TIME_WORDS = (
+    "yesterday",
+    "today",
+    "tonight",
+    "tomorrow",
+    "ago",
+    "recently",
+    "since",
+    "weekend",
+    "weeks?",
+    "months?",
+    "years?",
+    *MONTHS,
+    *DAYS,
+    "last (?:night|summer|winter|spring|fall)",
+    "this (?:morning|summer)",
+)
 YEAR = r"(?:19|20)\d\d"
 
 
@@ -108,8 +134,9 @@ def _period(match: re.Match[str], now: datetime) -> Period | None:
             day = datetime(year, month or 1, int(found["day"]), tzinfo=UTC)
             return Period(day - DAY_SLACK, day + timedelta(days=1) + DAY_SLACK)
         if month is not None:
-            return Period(datetime(year, month, 1, tzinfo=UTC),
-                          datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC))
+            return Period(
+                datetime(year, month, 1, tzinfo=UTC), datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
+            )
     except ValueError:
         return None
     return Period(datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC))

@@ -49,7 +49,9 @@ KIND_LABELS: dict[str, str | None] = {
 }
 
 # Two or more lines that open with a speaker ("User: …", "assistant: …") read as a raw transcript.
-_SPEAKER_LINE = re.compile(r"^\s*(user|assistant|human|ai|system|bot|model|me|you)\s*[:>]", re.IGNORECASE | re.MULTILINE)
+_SPEAKER_LINE = re.compile(
+    r"^\s*(user|assistant|human|ai|system|bot|model|me|you)\s*[:>]", re.IGNORECASE | re.MULTILINE
+)
 
 
 class Keep:
@@ -124,8 +126,15 @@ class Edit:
 
     @property
     def fields(self) -> list[str]:
-        return [name for name, given in (("content", self.content is not None), ("summary", self.summary is not KEEP),
-                                         ("relevance", self.relevance is not None)) if given]
+        return [
+            name
+            for name, given in (
+                ("content", self.content is not None),
+                ("summary", self.summary is not KEEP),
+                ("relevance", self.relevance is not None),
+            )
+            if given
+        ]
 
 
 def check_text(value: object, field_name: str) -> str:
@@ -137,7 +146,9 @@ def check_text(value: object, field_name: str) -> str:
 
 def check_length(value: str, field_name: str) -> str:
     if len(value) > MAX_CONTENT_CHARS:
-        raise InvalidInput(f"{field_name} has at most {MAX_CONTENT_CHARS} characters, got {len(value)}", field=field_name)
+        raise InvalidInput(
+            f"{field_name} has at most {MAX_CONTENT_CHARS} characters, got {len(value)}", field=field_name
+        )
     return value
 
 
@@ -157,7 +168,8 @@ def refuse_raw_turn(tier: Tier, kind: str, text: str) -> None:
     if persistent(tier) and (kind == "turn" or looks_like_transcript(text)):
         raise RawTurnRefused(
             f"raw conversation turns are not stored in the {tier.value} tier; append them to the session "
-            "transcript, or remember the fact they contain", field="content",
+            "transcript, or remember the fact they contain",
+            field="content",
         )
 
 
@@ -178,8 +190,17 @@ def item_hash(tier: Tier, scope: Scope, content: str, attributes: str | None, re
     hashes the same; no other write does, so an item is never an echo of another (two keys whose texts
     differ only in case, or agree, are two items)."""
     tier_scope = scope.for_tier(tier)
-    key = "\x1f".join([ITEM_KIND, tier.value, tier_scope.project_id or "", tier_scope.session_id or "",
-                       request_id or str(uuid.uuid4()), content, attributes or ""])
+    key = "\x1f".join(
+        [
+            ITEM_KIND,
+            tier.value,
+            tier_scope.project_id or "",
+            tier_scope.session_id or "",
+            request_id or str(uuid.uuid4()),
+            content,
+            attributes or "",
+        ]
+    )
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -242,13 +263,18 @@ def check_fits(tier: Tier, tokens: int, cap: int) -> int:
     if tokens > ceiling:
         raise CapacityExceeded(
             f"a memory of {tokens} tokens cannot fit the {tier.value} tier: it holds at most {ceiling} "
-            f"of its {cap} tokens after compression", field="content",
+            f"of its {cap} tokens after compression",
+            field="content",
         )
     return tokens
 
 
 def admit(
-    settings: Settings, tokens: TokenCounter, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+    settings: Settings,
+    tokens: TokenCounter,
+    scope: Scope,
+    items: Sequence[MemoryInput],
+    now: datetime | None = None,
     request_id: str | None = None,
 ) -> list[Admitted]:
     """``items`` checked, scrubbed, hashed and counted, each a row ready to embed and store."""
@@ -264,8 +290,11 @@ def admit(
         mentions = [(kind, scrubbing.enforce(name, policy)) for kind, name in item.mentions]
         fields = [scrubbing.enforce(text, policy) for text in item.fields]
         redacted = sorted(
-            set(scrubbed.kinds) | set(summary.kinds if summary else []) | set(attributes.kinds)
-            | {kind for _, name in mentions for kind in name.kinds} | {kind for text in fields for kind in text.kinds}
+            set(scrubbed.kinds)
+            | set(summary.kinds if summary else [])
+            | set(attributes.kinds)
+            | {kind for _, name in mentions for kind in name.kinds}
+            | {kind for text in fields for kind in text.kinds}
         )
         tier_scope = scope.for_tier(item.tier)
         cap = capacity(settings, item.tier)
@@ -274,44 +303,54 @@ def admit(
             check_fits(item.tier, count, cap)
         label = KIND_LABELS[item.kind]
         # The entity a record is about comes first: its row is the one the memory RECORDS.
-        wanted: list[tuple[EntityType, str] | Mention] = [*([item.records_entity] if item.records_entity else []), *((k, n.text) for k, n in mentions),
-                  *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else [])]
+        wanted: list[tuple[EntityType, str] | Mention] = [
+            *([item.records_entity] if item.records_entity else []),
+            *((k, n.text) for k, n in mentions),
+            *(extract_mentions(scrubbed.text, speaker=_said_by(attributes.value)) if item.extract_entities else []),
+        ]
         entities = entity_rows(scope, item.tier, wanted)
         stored_attributes = json.dumps(attributes.value, sort_keys=True) if item.attributes is not None else None
-        admitted.append(Admitted(
-            row={
-                "id": str(uuid.uuid4()),
-                "content": scrubbed.text,
-                "summary": summary.text if summary else None,
-                "tier": item.tier.value,
-                "kind": item.kind,
-                "labels": ["Memory", label] if label else ["Memory"],
-                "userId": scope.user_id,
-                "projectId": tier_scope.project_id,
-                "sessionId": tier_scope.session_id,
-                "createdAt": item.created_at.isoformat() if item.created_at else stamp,
-                "relevance": float(item.relevance),
-                "tokens": count,
-                "summaryTokens": None,
-                "attributes": stored_attributes,
-                "contentHash": item_hash(item.tier, scope, scrubbed.text, stored_attributes, request_id)
-                if item.kind == ITEM_KIND else content_hash(item.tier, scope, scrubbed.text),
-                "speaker": speaker_of(attributes.value),
-                "requestId": request_id,
-                "embedding": None,
-            },
-            redacted=redacted,
-            entities=entities,
-            records_key=entities[0]["key"] if item.records_entity is not None else None,
-            derived_from=list(item.derived_from),
-            capacity=cap,
-            fields=[text.text for text in fields],
-        ))
+        admitted.append(
+            Admitted(
+                row={
+                    "id": str(uuid.uuid4()),
+                    "content": scrubbed.text,
+                    "summary": summary.text if summary else None,
+                    "tier": item.tier.value,
+                    "kind": item.kind,
+                    "labels": ["Memory", label] if label else ["Memory"],
+                    "userId": scope.user_id,
+                    "projectId": tier_scope.project_id,
+                    "sessionId": tier_scope.session_id,
+                    "createdAt": item.created_at.isoformat() if item.created_at else stamp,
+                    "relevance": float(item.relevance),
+                    "tokens": count,
+                    "summaryTokens": None,
+                    "attributes": stored_attributes,
+                    "contentHash": item_hash(item.tier, scope, scrubbed.text, stored_attributes, request_id)
+                    if item.kind == ITEM_KIND
+                    else content_hash(item.tier, scope, scrubbed.text),
+                    "speaker": speaker_of(attributes.value),
+                    "requestId": request_id,
+                    "embedding": None,
+                },
+                redacted=redacted,
+                entities=entities,
+                records_key=entities[0]["key"] if item.records_entity is not None else None,
+                derived_from=list(item.derived_from),
+                capacity=cap,
+                fields=[text.text for text in fields],
+            )
+        )
     return admitted
 
 
 def admit_edit(
-    settings: Settings, tokens: TokenCounter, content: str | None, summary: str | Keep | None, relevance: float | None,
+    settings: Settings,
+    tokens: TokenCounter,
+    content: str | None,
+    summary: str | Keep | None,
+    relevance: float | None,
     request_id: str | None = None,
 ) -> Edit:
     """An edit's new values checked and scrubbed (``summary=None`` clears the summary, ``KEEP`` leaves it)."""

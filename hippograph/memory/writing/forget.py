@@ -29,7 +29,6 @@ from hippograph.graph import documents as document_cypher
 from hippograph.graph import forget as forget_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import sessions as session_cypher
-from hippograph.memory import keys
 from hippograph.memory.audit import AuditEvent
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.receipts import Ledger, Receipt
@@ -68,13 +67,22 @@ class ScopeForgotten:
 
     @property
     def nothing(self) -> bool:
-        return not (self.memories or self.entities or self.turns or self.sessions or self.projects
-                    or self.api_keys or self.users)
+        return not (
+            self.memories
+            or self.entities
+            or self.turns
+            or self.sessions
+            or self.projects
+            or self.api_keys
+            or self.users
+        )
 
     def counts(self) -> str:
         """How much went, for the tombstone; never what."""
-        return (f"memories {self.memories}, entities {self.entities}, turns {self.turns}, sessions {self.sessions}, "
-                f"projects {self.projects}, api keys {self.api_keys}")
+        return (
+            f"memories {self.memories}, entities {self.entities}, turns {self.turns}, sessions {self.sessions}, "
+            f"projects {self.projects}, api keys {self.api_keys}"
+        )
 
 
 def forget_memory(services: Services, user_id: str, memory_id: str) -> Forgotten:
@@ -114,30 +122,43 @@ def forget_entity(services: Services, user_id: str, entity_id: str) -> Forgotten
 
 
 def forget_turn(services: Services, user_id: str, turn_id: str) -> Forgotten:
-    """The turn (with the turns a summary covers) and the memories extracted from them, with what only those supported."""
+    """The turn (with the turns a summary covers) and the memories extracted from them, with what only
+    those supported."""
 
     def write(tx: ManagedTransaction) -> Forgotten:
         turn = forget_cypher.turn_to_forget(tx, user_id, turn_id)
         if turn is None:
             raise NotFound(f"turn {turn_id} not found")
         if turn["summarisedIn"] is not None:
-            raise InvalidInput(f"turn {turn_id} is summarised in turn {turn['summarisedIn']}: forget that summary, "
-                               "which takes the turns it covers", field="turn")
+            raise InvalidInput(
+                f"turn {turn_id} is summarised in turn {turn['summarisedIn']}: forget that summary, "
+                "which takes the turns it covers",
+                field="turn",
+            )
         ledger = Ledger()
         ledger.before(tx, user_id, memory_ids=turn["memoryIds"], turn_ids=turn["turnIds"])
         memories, entities = memory_cypher.delete_memories(tx, user_id, turn["memoryIds"])
         forget_cypher.delete_turns(tx, user_id, turn["turnIds"])
         ledger.after(tx)
         event = services.audit.record_in(tx, user_id, "forget", [*turn["turnIds"], *memories, *entities], "turn")
-        return Forgotten(memories, entities, ledger.receipt(user_id, "turn", turn_id, event.at, event.id),
-                         turns=turn["turnIds"], session_id=turn["sessionId"], project_id=turn["projectId"])
+        return Forgotten(
+            memories,
+            entities,
+            ledger.receipt(user_id, "turn", turn_id, event.at, event.id),
+            turns=turn["turnIds"],
+            session_id=turn["sessionId"],
+            project_id=turn["projectId"],
+        )
 
     with services.driver.session(database=services.database) as session:
         return outcomes.write(session, write)
 
 
 def forget_session(
-    services: Services, user_id: str, session_id: str, by: str | None = None,
+    services: Services,
+    user_id: str,
+    session_id: str,
+    by: str | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> ScopeForgotten:
     """The session and everything it owns or that derives from it (see the module docstring), in one
@@ -162,7 +183,10 @@ def forget_session(
 
 
 def forget_project(
-    services: Services, user_id: str, project_id: str, by: str | None = None,
+    services: Services,
+    user_id: str,
+    project_id: str,
+    by: str | None = None,
     progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> ScopeForgotten:
     """The project, its memories and entities, and each of its sessions as ``forget_session`` forgets one
@@ -190,7 +214,10 @@ def forget_project(
 
 
 def forget_user(
-    services: Services, user_id: str, by: str | None = None, progress: Callable[[int, int], None] | None = None,
+    services: Services,
+    user_id: str,
+    by: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ScopeForgotten:
     """Delete every node the user owns, then the user and the log of what they did; one tombstone
     with the counts stays. A user who has nothing is left alone (nothing is logged). ``progress(done,
@@ -221,15 +248,18 @@ def forget_user(
         while events := outcomes.write(session, forget_cypher.delete_user_audit_batch, user_id):
             ledger.add([{"id": event_id, "labels": ["AuditEvent"]} for event_id in events], {})
         event = outcomes.write(
-            session, lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by))
+            session, lambda tx: _tombstone(services, tx, user_id, "forget_user", user_id, forgotten, by)
+        )
         forgotten.receipt = ledger.receipt(user_id, "user", user_id, event.at, event.id)
-    if forgotten.api_keys:
-        keys.clear_caches()
     return forgotten
 
 
 def _erase_sessions(
-    tx: ManagedTransaction, user_id: str, session_ids: Sequence[str], project_id: str | None, ledger: Ledger,
+    tx: ManagedTransaction,
+    user_id: str,
+    session_ids: Sequence[str],
+    project_id: str | None,
+    ledger: Ledger,
     progress: Callable[[int, int], None],
 ) -> ScopeForgotten:
     doomed = forget_cypher.scope_memories(tx, user_id, session_ids, project_id)
@@ -250,10 +280,16 @@ def _committed(forgotten: ScopeForgotten, progress: Callable[[int, int], None]) 
 
 
 def _tombstone(
-    services: Services, tx: ManagedTransaction, user_id: str, operation: str, scope_id: str,
-    forgotten: ScopeForgotten, by: str | None,
+    services: Services,
+    tx: ManagedTransaction,
+    user_id: str,
+    operation: str,
+    scope_id: str,
+    forgotten: ScopeForgotten,
+    by: str | None,
 ) -> AuditEvent:
     detail = forgotten.counts() if by is None else f"{forgotten.counts()}; by {by}"
     # The scope, then the ids it took (never what they said): a decision's context dates an erased memory by them.
     return services.audit.record_in(
-        tx, user_id, operation, [scope_id, *forgotten.memory_ids, *forgotten.entity_ids], detail)
+        tx, user_id, operation, [scope_id, *forgotten.memory_ids, *forgotten.entity_ids], detail
+    )

@@ -24,6 +24,7 @@ from neo4j import ManagedTransaction
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import history
 from hippograph.graph.vocabulary import EdgeType, EntityType, Tier
+from hippograph.memory.ids import check_id
 from hippograph.memory.errors import InvalidInput, NotFound
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
@@ -62,11 +63,11 @@ def record_decision(
     reads what that recall returned as it was then."""
     at = (now or datetime.now(UTC)).isoformat()
     content = decision if not reason else f"{decision} — because {reason}"
-    conflicts_with = [scrubbing.check_id("conflictsWith", other) for other in conflicts_with]
+    conflicts_with = [check_id("conflictsWith", other) for other in conflicts_with]
     closed: list[str] = []
 
     if informed_by is not None:
-        informed_by = scrubbing.check_id("informedBy", informed_by)
+        informed_by = check_id("informedBy", informed_by)
         # The recall's event is logged in the background: it must be in the store to be named.
         services.audit.flush()
 
@@ -86,10 +87,18 @@ def record_decision(
             closed[:] = entity_cypher.close_entities(tx, scope.user_id, list(conflicts_with), at)[0]
 
     stored = remember(
-        services, scope,
-        MemoryInput(content=content, tier=tier, kind="decision", records_entity=(EntityType.DECISION, decision),
-                    attributes={**(attributes or {}), **({"reason": reason} if reason else {})}),
-        now=now, then=supersede, request_id=request_id,
+        services,
+        scope,
+        MemoryInput(
+            content=content,
+            tier=tier,
+            kind="decision",
+            records_entity=(EntityType.DECISION, decision),
+            attributes={**(attributes or {}), **({"reason": reason} if reason else {})},
+        ),
+        now=now,
+        then=supersede,
+        request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "", closed=closed)
 
@@ -105,16 +114,19 @@ def record_error(
     now: datetime | None = None,
     request_id: str | None = None,
 ) -> Recorded:
-    """Store an error; with ``fix`` add (error)-[:SOLVED_BY]->(fix decision); with ``caused_by`` (decision)-[:CAUSED]->(error)."""
+    """Store an error; with ``fix`` add (error)-[:SOLVED_BY]->(fix decision); with ``caused_by``
+    (decision)-[:CAUSED]->(error)."""
     content = error if not fix else f"{error}{FIXED_BY}{fix}"
     if caused_by:
-        scrubbing.check_id("causedBy", caused_by)
+        check_id("causedBy", caused_by)
     related: dict[str, str] = {}
 
     def connect(tx: ManagedTransaction, stored: Remembered) -> None:
         assert stored.records_entity_id is not None
         if fix:
-            fix_ids = entity_cypher.upsert_entities(tx, scope.user_id, [entity_row(scope, tier, EntityType.DECISION, fix)])
+            fix_ids = entity_cypher.upsert_entities(
+                tx, scope.user_id, [entity_row(scope, tier, EntityType.DECISION, fix)]
+            )
             related["fix"] = next(iter(fix_ids.values()))
             entity_cypher.link(tx, scope.user_id, stored.records_entity_id, related["fix"], EdgeType.SOLVED_BY)
         if caused_by:
@@ -123,34 +135,60 @@ def record_error(
             related["causedBy"] = caused_by
 
     stored = remember(
-        services, scope,
-        MemoryInput(content=content, tier=tier, kind="error", records_entity=(EntityType.ERROR, error),
-                    attributes={**(attributes or {}), **({"fix": fix} if fix else {})}),
-        now=now, then=connect, request_id=request_id,
+        services,
+        scope,
+        MemoryInput(
+            content=content,
+            tier=tier,
+            kind="error",
+            records_entity=(EntityType.ERROR, error),
+            attributes={**(attributes or {}), **({"fix": fix} if fix else {})},
+        ),
+        now=now,
+        then=connect,
+        request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "", related=related)
 
 
 def record_pattern(
-    services: Services, scope: Scope, pattern: str, count: int = 1, tier: Tier = Tier.LONG_TERM,
-    attributes: dict[str, Any] | None = None, now: datetime | None = None, request_id: str | None = None,
+    services: Services,
+    scope: Scope,
+    pattern: str,
+    count: int = 1,
+    tier: Tier = Tier.LONG_TERM,
+    attributes: dict[str, Any] | None = None,
+    now: datetime | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     if count < 0:
         raise InvalidInput("a pattern's count cannot be negative")
     stored = remember(
-        services, scope,
-        MemoryInput(content=pattern, tier=tier, kind="pattern", records_entity=(EntityType.PATTERN, pattern),
-                    attributes={**(attributes or {}), "count": count}),
-        now=now, request_id=request_id,
+        services,
+        scope,
+        MemoryInput(
+            content=pattern,
+            tier=tier,
+            kind="pattern",
+            records_entity=(EntityType.PATTERN, pattern),
+            attributes={**(attributes or {}), "count": count},
+        ),
+        now=now,
+        request_id=request_id,
     )
     return Recorded(stored, stored.records_entity_id or "")
 
 
 def set_preference(
-    services: Services, scope: Scope, key: str, value: str, now: datetime | None = None, request_id: str | None = None,
+    services: Services,
+    scope: Scope,
+    key: str,
+    value: str,
+    now: datetime | None = None,
+    request_id: str | None = None,
 ) -> Recorded:
     """A long-term preference; a new value for the same key closes the previous one."""
-    scrubbing.check_id("a preference key", key)
+    check_id("a preference key", key)
     if not PREFERENCE_KEY.match(key):
         raise InvalidInput("a preference key is 1-64 letters, digits, '_', '.' or '-'")
     # The key names the value ("db_password"): the value is scrubbed as it reads after it.
@@ -167,20 +205,30 @@ def set_preference(
             closed[:] = entity_cypher.close_entities(tx, scope.user_id, ids, at)[0]
 
     stored = remember(
-        services, Scope(scope.user_id),
-        MemoryInput(content=f"User preference — {name}", tier=Tier.LONG_TERM, kind="preference",
-                    records_entity=(EntityType.USER_PREFERENCE, name), attributes={"key": key, "value": value},
-                    extract_entities=False),
-        now=now, then=replace, request_id=request_id,
+        services,
+        Scope(scope.user_id),
+        MemoryInput(
+            content=f"User preference — {name}",
+            tier=Tier.LONG_TERM,
+            kind="preference",
+            records_entity=(EntityType.USER_PREFERENCE, name),
+            attributes={"key": key, "value": value},
+            extract_entities=False,
+        ),
+        now=now,
+        then=replace,
+        request_id=request_id,
     )
     stored.redacted = sorted(set(stored.redacted) | set(scrubbed.kinds))
     return Recorded(stored, stored.records_entity_id or "", closed=closed)
 
 
-def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType, note: str | None = None) -> dict[str, Any]:
+def link(
+    services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType, note: str | None = None
+) -> dict[str, Any]:
     """The edge, with its note as stored (scrubbed); an edge that was already there keeps its note."""
-    scrubbing.check_id("from", from_id)
-    scrubbing.check_id("to", to_id)
+    check_id("from", from_id)
+    check_id("to", to_id)
     if from_id == to_id:
         raise InvalidInput("an edge needs two different entities")
     scrubbed = scrubbing.enforce(note, services.settings.secret_policy) if note is not None else None
@@ -198,8 +246,8 @@ def link(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeT
 
 
 def unlink(services: Services, user_id: str, from_id: str, to_id: str, edge: EdgeType) -> int:
-    scrubbing.check_id("from", from_id)
-    scrubbing.check_id("to", to_id)
+    check_id("from", from_id)
+    check_id("to", to_id)
 
     def write(tx: ManagedTransaction) -> int:
         removed = entity_cypher.unlink(tx, user_id, from_id, to_id, edge)

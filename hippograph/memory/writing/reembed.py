@@ -23,7 +23,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction, Session
 
-from hippograph.embedding import EmbeddingError
+from hippograph.encoding.embedding import EmbeddingError
 from hippograph.graph import database_info, store_model
 from hippograph.graph.store_model import VectorSlot
 from hippograph.memory.services import Services
@@ -95,28 +95,41 @@ def _recorded(services: Services) -> dict[str, Any]:
             raise EmbeddingError(
                 f"the store records no model and its vector index holds {dimension}-dimensional vectors: serve it "
                 "once (or run `hippograph migrate`) with the model that made them, so that it records that model, "
-                "then reembed")
+                "then reembed"
+            )
         store_model.record(services.driver, services.database, services.embedder.name, services.embedder.dimension)
         recorded = store_model.read(services.driver, services.database)
         assert recorded is not None
     return recorded
 
 
-def _memories(services: Services, target: VectorSlot, page: int, pages: int | None, shown: Progress) -> tuple[int, bool]:
+def _memories(
+    services: Services, target: VectorSlot, page: int, pages: int | None, shown: Progress
+) -> tuple[int, bool]:
     """One pass over the memories lacking ``target``'s vector; (how many got it, whether ``pages`` stopped it)."""
     done = 0
-    for count, (session, rows) in enumerate(_pages(services, lambda tx, after, limit: store_model.page_lacking(
-            tx, target, after, limit), page)):
+    for count, (session, rows) in enumerate(
+        _pages(services, lambda tx, after, limit: store_model.page_lacking(tx, target, after, limit), page)
+    ):
         if pages is not None and count >= pages:
             return done, True
         vectors = services.embedder.embed_documents([row["content"] for row in rows])
-        updates = [{"id": row["id"], "userId": row["userId"], "content": row["content"], "embedding": vector.tolist()}
-                   for row, vector in zip(rows, vectors)]
+        updates = [
+            {"id": row["id"], "userId": row["userId"], "content": row["content"], "embedding": vector.tolist()}
+            for row, vector in zip(rows, vectors)
+        ]
         for user_id, mine in _by_user(updates).items():
+
             def write(tx: ManagedTransaction, mine: list[dict[str, Any]] = mine, user_id: str = user_id) -> None:
                 store_model.set_next(tx, target, mine)
-                services.audit.record_in(tx, user_id, "reembed", [u["id"] for u in mine],
-                                         f"{len(mine)} memory vectors made by {services.embedder.name}")
+                services.audit.record_in(
+                    tx,
+                    user_id,
+                    "reembed",
+                    [u["id"] for u in mine],
+                    f"{len(mine)} memory vectors made by {services.embedder.name}",
+                )
+
             session.execute_write(write)
         done += len(rows)
         # A memory written since the pass began is in the store's count too; one edited since it got its new
@@ -129,8 +142,12 @@ def _memories(services: Services, target: VectorSlot, page: int, pages: int | No
 def _versions(services: Services, target: VectorSlot, page: int) -> int:
     """Every past version lacking ``target``'s vector gets it (an as-of recall scores a version's own text)."""
     done = 0
-    for session, rows in _pages(services, lambda tx, after, limit: store_model.page_versions_lacking(
-            tx, target, after, limit), page, key="element"):
+    for session, rows in _pages(
+        services,
+        lambda tx, after, limit: store_model.page_versions_lacking(tx, target, after, limit),
+        page,
+        key="element",
+    ):
         vectors = services.embedder.embed_documents([row["content"] for row in rows])
         updates = [{"element": row["element"], "embedding": vector.tolist()} for row, vector in zip(rows, vectors)]
         session.execute_write(store_model.set_versions_next, target, updates)
@@ -139,7 +156,9 @@ def _versions(services: Services, target: VectorSlot, page: int) -> int:
 
 
 def _pages(
-    services: Services, read: Callable[[ManagedTransaction, str, int], list[dict[str, Any]]], page: int,
+    services: Services,
+    read: Callable[[ManagedTransaction, str, int], list[dict[str, Any]]],
+    page: int,
     key: str = "id",
 ) -> Iterator[tuple[Session, list[dict[str, Any]]]]:
     """Rows a page at a time in ``key`` order (as ``read`` finds them), each page with a session to write it in."""

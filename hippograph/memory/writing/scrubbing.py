@@ -21,9 +21,7 @@ look like a placeholder or a reference to where the secret is kept.
 A structured input (a memory's attributes) goes through :func:`enforce_data`
 whole: every key and every string, each string seen after its key, since
 ``{"db_password": "S3cr3t!"}`` names its secret in the key. An id is never
-redacted — a redacted id would name something else — so :func:`check_id`
-refuses one that holds a secret, whatever the policy, or that is one of the
-common passwords of zxcvbn's frequency list.
+redacted: ``hippograph.memory.ids`` refuses one that :func:`scrub` finds a secret in.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from detect_secrets.filters.heuristic import (
@@ -57,11 +54,6 @@ from detect_secrets.plugins.square_oauth import SquareOAuthDetector
 from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
-
-from zxcvbn.frequency_lists import FREQUENCY_LISTS
-from zxcvbn.matching import L33T_TABLE, build_ranked_dict, l33t_match
-
-from hippograph.memory.errors import InvalidInput
 
 KINDS = ("private_key", "connection_string", "api_key", "token", "password")
 POLICIES = ("redact", "reject")
@@ -160,19 +152,6 @@ def enforce_data(value: Any, policy: str) -> ScrubbedData:
     return ScrubbedData(scrubbed, sorted(kinds))
 
 
-def check_id(
-    what: str, value: str, error: type[InvalidInput] = InvalidInput, *, common_passwords: bool = True,
-) -> str:
-    """``value`` when it holds no secret; else ``error``, under either policy, naming ``what`` and never the value.
-
-    ``common_passwords=False`` for a user id, an account's name given by an operator (the CLI, an admin's
-    ``createApiKey``): the breach lists are full of account names ("admin1", "michael1")."""
-    kinds = _id_kinds(value, common_passwords)
-    if kinds:
-        raise error(f"{what} looks like a secret ({', '.join(kinds)}); an id is never redacted, so use another")
-    return value
-
-
 _MAX_ROUNDS = 8
 _LABEL_SEPARATOR = ": "
 
@@ -187,7 +166,8 @@ def _part(text: str, findings: tuple[Finding, ...], offset: int) -> Scrubbed:
     end = offset + len(text)
     own = [
         Finding(f.kind, max(f.start, offset) - offset, min(f.end, end) - offset)
-        for f in findings if f.start < end and f.end > offset
+        for f in findings
+        if f.start < end and f.end > offset
     ]
     return Scrubbed(_redact(text, own), tuple(own))
 
@@ -216,61 +196,11 @@ def _scrub_data(value: Any, kinds: set[str]) -> Any:
     return result
 
 
-# Scopes are checked whenever one is made, over and over with the same few ids: each is scanned once.
-@lru_cache(maxsize=4096)
-def _id_kinds(value: str, common_passwords: bool) -> tuple[str, ...]:
-    kinds = set(scrub(value).kinds)
-    if _policy_shaped(value) or (common_passwords and _common_password(value)):
-        kinds.add("password")
-    return tuple(sorted(kinds, key=_PRIORITY.__getitem__))
-
-
-# A bare password is a word to a scan of prose; in an id it is told by zxcvbn's frequency list of the
-# passwords of breaches, most common first, and its l33t table (bench/passwords measures the rule).
-COMMON_PASSWORDS = 10_000
-_PASSWORDS = {"passwords": build_ranked_dict(FREQUENCY_LISTS["passwords"][:COMMON_PASSWORDS])}
-# Every word zxcvbn knows (its passwords, English words, names, surnames, film and TV words).
-_WORDS = {"words": build_ranked_dict(sorted({word for words in FREQUENCY_LISTS.values() for word in words}))}
-# zxcvbn's l33t table, kept to the stand-ins an id is made of: each further symbol multiplies the
-# spellings it tries, and with brackets and bars a long id took seconds.
-_L33T = {letter: kept for letter, subs in L33T_TABLE.items() if (kept := [c for c in subs if c.isdigit() or c in "@$!"])}
-# A word this long spelled with stand-ins is a password inside any id ("Sw0rdf1sh3fa9c21b"); shorter
-# ones turn up by chance in names ("l10n" reads "lion", "editor5" "editors").
-_SPELLED_WORD = 7
-# The parts of an id between its separators. One longer than a password with a short tail
-# ("Sw0rdf1sh3fa9c21b" has 17 characters) is not searched for spelled words: the search grows with
-# the square of its length, and a crafted part of 36 characters took a tenth of a second.
-_ID_PART = re.compile(r"[^\s._:/-]+")
-_LONGEST_PART = 24
-# Symbols a password policy asks for and an id, a version or a URL has no use for.
-_POLICY_SYMBOL = re.compile(r"[!$%^*~|]")
-
-
-def _common_password(value: str) -> bool:
-    """One of the 10,000 most common passwords in any case ("qwerty", "Hunter2", "abc123"), or a word of
-    seven letters or more spelled with digits or symbols for letters anywhere in the id ("P@ssw0rd",
-    "Sw0rdf1sh3fa9c21b", "C0rrectH0rse")."""
-    if value.lower() in _PASSWORDS["passwords"]:
-        return True
-    return any(
-        match["j"] + 1 - match["i"] >= _SPELLED_WORD
-        for part in _ID_PART.findall(value) if len(part) <= _LONGEST_PART
-        for match in l33t_match(part, _WORDS, _L33T)
-    )
-
-
-def _policy_shaped(value: str) -> bool:
-    """Letters, digits and one of ``! $ % ^ * ~ |`` in one word ("Summer2024!", "Xk9#mQ2$vL7p"): a
-    password policy's shape, which no id, version or URL has."""
-    return any(_POLICY_SYMBOL.search(word) and any(c.isalpha() for c in word) and any(c.isdigit() for c in word)
-               for word in value.split())
-
-
 def _redact(text: str, findings: list[Finding]) -> str:
     parts: list[str] = []
     position = 0
     for finding in findings:
-        parts.append(text[position:finding.start])
+        parts.append(text[position : finding.start])
         parts.append(f"[REDACTED:{finding.kind}]")
         position = finding.end
     parts.append(text[position:])
@@ -311,7 +241,10 @@ _PROVIDER_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-api03-): long, and random enough to hold a digit.
         ("api_key", r"(?<![A-Za-z0-9_-])sk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{20,}"),
         ("api_key", r"(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[0-9A-Z]{16}(?![A-Za-z0-9])"),
-        ("api_key", r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])"),
+        (
+            "api_key",
+            r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])",
+        ),
         ("api_key", r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}"),
         ("api_key", r"https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+"),
         ("api_key", r"(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
@@ -336,7 +269,10 @@ _AUTH_HEADER = re.compile(
 
 # A name that says its value is secret, as a whole name or the end of one
 # (DB_PASSWORD, clientSecret, x-api-key); the kind follows the name.
-_KEY_NAMES = r"api[_.-]?key|access[_.-]?key|secret[_.-]?key|auth[_.-]?key|client[_.-]?key|service[_.-]?key|account[_.-]?key|subscription[_.-]?key|private[_.-]?key"
+_KEY_NAMES = (
+    r"api[_.-]?key|access[_.-]?key|secret[_.-]?key|auth[_.-]?key|client[_.-]?key|service[_.-]?key|"
+    r"account[_.-]?key|subscription[_.-]?key|private[_.-]?key"
+)
 _TOKEN_NAMES = r"token|secret"
 _PASSWORD_NAMES = r"password|passwd|passphrase|passcode|pwd|(?<=[_.-])pass|(?<=[_.-])pw|contrase[ñn]a"
 _NAME = rf"(?i:(?P<key>{_KEY_NAMES})|(?P<tok>{_TOKEN_NAMES})|(?P<pw>{_PASSWORD_NAMES}))"
@@ -355,7 +291,8 @@ _ASSIGNMENT = re.compile(
 
 # "my password is X", "the password for the router is X", "our API key was: X"
 _SENTENCE = re.compile(
-    r"(?i:(?P<pw>password|passwd|passphrase|passcode|pin code)|(?P<key>api[ -]?key|access key|secret key)|(?P<tok>token))"
+    r"(?i:(?P<pw>password|passwd|passphrase|passcode|pin code)|(?P<key>api[ -]?key|access key|secret key)"
+    r"|(?P<tok>token))"
     r"(?:s)?(?:[ \t]+(?i:for|to|of|on|at)(?:[ \t]+[^\s.!?,;:]+){1,5}?)?"
     rf"[ \t]+(?i:is|was)[ \t]*:?[ \t]*(?=(?:{_QUOTED}|{_BARE}))"
 )
@@ -393,7 +330,130 @@ _SYMBOLS = set("!@#$%^&*+=_~/\\|<>?")
 
 # Words that follow "my password is" in conversation without being a password.
 _NOT_A_PASSWORD = frozenset(
-    ["a", "an", "the", "this", "that", "it", "its", "mine", "yours", "his", "hers", "ours", "theirs", "what", "which", "who", "here", "there", "below", "above", "attached", "not", "too", "so", "very", "really", "still", "also", "just", "now", "never", "always", "again", "only", "same", "different", "new", "old", "weak", "strong", "secure", "insecure", "safe", "unsafe", "long", "short", "simple", "complex", "easy", "hard", "wrong", "right", "correct", "incorrect", "invalid", "valid", "expired", "required", "mandatory", "optional", "needed", "necessary", "important", "private", "secret", "hidden", "protected", "encrypted", "hashed", "saved", "stored", "set", "unset", "empty", "blank", "missing", "lost", "forgotten", "compromised", "leaked", "stolen", "changed", "reset", "updated", "working", "broken", "fine", "ok", "okay", "good", "bad", "great", "terrible", "awful", "unique", "random", "generated", "temporary", "permanent", "personal", "shared", "known", "unknown", "obvious", "guessable", "memorable", "complicated", "out", "in", "on", "off", "up", "down", "gone", "done", "over", "there", "case-sensitive", "something", "nothing", "anything", "everything"]
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "it",
+        "its",
+        "mine",
+        "yours",
+        "his",
+        "hers",
+        "ours",
+        "theirs",
+        "what",
+        "which",
+        "who",
+        "here",
+        "there",
+        "below",
+        "above",
+        "attached",
+        "not",
+        "too",
+        "so",
+        "very",
+        "really",
+        "still",
+        "also",
+        "just",
+        "now",
+        "never",
+        "always",
+        "again",
+        "only",
+        "same",
+        "different",
+        "new",
+        "old",
+        "weak",
+        "strong",
+        "secure",
+        "insecure",
+        "safe",
+        "unsafe",
+        "long",
+        "short",
+        "simple",
+        "complex",
+        "easy",
+        "hard",
+        "wrong",
+        "right",
+        "correct",
+        "incorrect",
+        "invalid",
+        "valid",
+        "expired",
+        "required",
+        "mandatory",
+        "optional",
+        "needed",
+        "necessary",
+        "important",
+        "private",
+        "secret",
+        "hidden",
+        "protected",
+        "encrypted",
+        "hashed",
+        "saved",
+        "stored",
+        "set",
+        "unset",
+        "empty",
+        "blank",
+        "missing",
+        "lost",
+        "forgotten",
+        "compromised",
+        "leaked",
+        "stolen",
+        "changed",
+        "reset",
+        "updated",
+        "working",
+        "broken",
+        "fine",
+        "ok",
+        "okay",
+        "good",
+        "bad",
+        "great",
+        "terrible",
+        "awful",
+        "unique",
+        "random",
+        "generated",
+        "temporary",
+        "permanent",
+        "personal",
+        "shared",
+        "known",
+        "unknown",
+        "obvious",
+        "guessable",
+        "memorable",
+        "complicated",
+        "out",
+        "in",
+        "on",
+        "off",
+        "up",
+        "down",
+        "gone",
+        "done",
+        "over",
+        "there",
+        "case-sensitive",
+        "something",
+        "nothing",
+        "anything",
+        "everything",
+    ]
 )
 _ENGLISH_SUFFIX = re.compile(r"(?i)(?:ed|ing|ly|ous|ive|ful|less|able|ible|ent|ant|ness|ment|tion|sion)$")
 
@@ -574,8 +634,7 @@ def _detect_secrets(text: str, named: bool) -> Iterator[Finding]:
         # The keyword plugin's patterns (quotes required) all need a quote.
         if named and ('"' in line or "'" in line or "`" in line):
             values = [
-                v for v in _KEYWORD.analyze_string(line)
-                if v and not _is_placeholder(v) and not is_sequential_string(v)
+                v for v in _KEYWORD.analyze_string(line) if v and not _is_placeholder(v) and not is_sequential_string(v)
             ]
             for value in values:
                 if not _is_argument(line, value):

@@ -30,7 +30,10 @@ def remember(
 
 
 def bulk_import(
-    services: Services, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+    services: Services,
+    scope: Scope,
+    items: Sequence[MemoryInput],
+    now: datetime | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[tuple[str, ...]]:
     """Store many memories fast, under the same rules, refusing rather than compressing; returns, in

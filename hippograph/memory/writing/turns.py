@@ -15,9 +15,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from hippograph.embedding import speaker_label
+from hippograph.encoding.embedding import speaker_label
 
-# A memory's vector is the mean of its sentences (at most 32 passages, ``hippograph.embedding``): one
+# A memory's vector is the mean of its sentences (at most 32 passages, ``hippograph.encoding.embedding``): one
 # sentence about the lighthouse in a pasted document of 45,000 characters is lost in the mean of a
 # 20,000-character part, and found in a part of 2,000.
 PART_CHARS = 2_000
@@ -26,7 +26,8 @@ _BOUNDARIES = (re.compile(r"(?<=\n\n)"), re.compile(r"(?<=[.!?])(?=\s)"), re.com
 
 
 class Written(Protocol):
-    """What a part is made from: a ``MemoryInput`` (``hippograph.memory.writing.admission``; the writer cuts with this)."""
+    """What a part is made from: a ``MemoryInput`` (``hippograph.memory.writing.admission``; the writer cuts
+    with this)."""
 
     # A frozen dataclass (``replace`` makes the parts): its fields read-only, its dataclass marker present.
     __dataclass_fields__: ClassVar[dict[str, Any]]
@@ -54,8 +55,12 @@ def turn_parts(item: Item, at: datetime, limit: int = PART_CHARS) -> list[Item]:
     pieces = [piece for piece in pieces if piece]
     start = item.created_at or at
     return [
-        replace(item, content=label + piece, created_at=start + timedelta(microseconds=part),
-                attributes={**(item.attributes or {}), "part": part, "parts": len(pieces)})
+        replace(
+            item,
+            content=label + piece,
+            created_at=start + timedelta(microseconds=part),
+            attributes={**(item.attributes or {}), "part": part, "parts": len(pieces)},
+        )
         for part, piece in enumerate(pieces)
     ]
 
@@ -65,7 +70,7 @@ def _cut(text: str, size: int, boundary: int = 0) -> list[str]:
     if len(text) <= size:
         return [text]
     if boundary == len(_BOUNDARIES):
-        return [text[start:start + size] for start in range(0, len(text), size)]
+        return [text[start : start + size] for start in range(0, len(text), size)]
     pieces: list[str] = []
     current = ""
     for span in _BOUNDARIES[boundary].split(text):

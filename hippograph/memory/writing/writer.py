@@ -34,20 +34,22 @@ from neo4j import Driver, ManagedTransaction, Session, Transaction
 from neo4j.exceptions import DatabaseError, DriverError, TransientError
 
 from hippograph.config import Settings
-from hippograph.embedding import Embedder
+from hippograph.encoding.protocols import TextEncoder
 from hippograph.graph import compression as compression_cypher
 from hippograph.graph import entities as entity_cypher
 from hippograph.graph import memories as memory_cypher
 from hippograph.graph import updates as update_cypher
 from hippograph.graph.vocabulary import Tier
+from hippograph.memory.ids import check_id
 from hippograph.memory.audit import AuditLog
 from hippograph.memory.errors import CapacityExceeded, DeadlinePassed, InvalidInput, NotFound, OutcomeUnknown
 from hippograph.memory.grouping import Grouped
 from hippograph.memory.tiers import Scope, capacity, capacity_setting, kept_capacities, trigger
 from hippograph.memory.tokens import TokenCounter
-from hippograph.memory.writing import admission, compression, outcomes, scrubbing
+from hippograph.memory.writing import admission, compression, outcomes
 from hippograph.memory.writing.admission import KEEP, Admitted, Keep, MemoryInput
 from hippograph.memory.writing.entities import extract_mentions
+from hippograph.memory.writing.late_vectors import LateVectors, Waiting
 from hippograph.memory.writing.outcomes import Deadline
 from hippograph.memory.writing.shortening import compress_text
 from hippograph.memory.writing.turns import turn_parts
@@ -61,9 +63,11 @@ BULK_BATCH = 500
 STORE_FAILURES = (DriverError, TransientError, DatabaseError, OutcomeUnknown)
 
 # Writes that refuse rather than compress, and what they tell the caller to do instead.
-IMPORTS_NEVER_COMPRESS = ("an import never compresses what it imports: raise the tier's capacity (`hippograph capacity "
-                          "{tier} TOKENS`: the store keeps it for the server and every command; {setting} is only the "
-                          "default), forget memories, or import less")
+IMPORTS_NEVER_COMPRESS = (
+    "an import never compresses what it imports: raise the tier's capacity (`hippograph capacity "
+    "{tier} TOKENS`: the store keeps it for the server and every command; {setting} is only the "
+    "default), forget memories, or import less"
+)
 EDITS_NEVER_COMPRESS = "an edit never rewrites other memories: shorten it, or forget something first"
 
 
@@ -188,7 +192,15 @@ class Writer:
     """Every memory write of the process goes through one writer, opened with the services: it holds
     the queues that group concurrent writes and the counts of what they did."""
 
-    def __init__(self, driver: Driver, database: str, embedder: Embedder, tokens: TokenCounter, audit: AuditLog) -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        database: str,
+        embedder: TextEncoder,
+        tokens: TokenCounter,
+        audit: AuditLog,
+        late: LateVectors | None = None,
+    ) -> None:
         self.driver = driver
         self.database = database
         self.embedder = embedder
@@ -198,17 +210,35 @@ class Writer:
         self.embeddings: Grouped[list[str], np.ndarray] = Grouped(GROUP_LIMIT)
         self.writes: Grouped[_Write, Remembered] = Grouped(GROUP_LIMIT)
         self.counts = WriteCounts()
+        # HIPPOGRAPH_WRITE_VECTORS=after: a remembered memory's vector comes after its answer.
+        self.late = late
 
     # --- one memory ------------------------------------------------------------------------------
 
     def remember(
-        self, settings: Settings, scope: Scope, item: MemoryInput, now: datetime | None = None,
-        then: Then | None = None, request_id: str | None = None,
+        self,
+        settings: Settings,
+        scope: Scope,
+        item: MemoryInput,
+        now: datetime | None = None,
+        then: Then | None = None,
+        request_id: str | None = None,
     ) -> Remembered:
         """Admit ``item`` and store it with the writes waiting beside it (see the module docstring)."""
-        admitted = self._admit(settings, scope, [item], now, request_id, together=True)[0]
+        later = self.late is not None and not self.late.full()
+        admitted = self._admit(settings, scope, [item], now, request_id, together=True, later=later)[0]
         write = _Write(scope, item.tier, admitted, then, outcomes.current_deadline())
-        return self.writes.submit(write, self._commit)
+        remembered = self.writes.submit(write, self._commit)
+        if self.late is not None and later and remembered.created:
+            self.late.add(Waiting(remembered.id, scope.user_id, admitted.row["content"]))
+        return remembered
+
+    def settle(self, user_id: str) -> None:
+        """Wait for ``user_id``'s memories still without their vectors (HIPPOGRAPH_WRITE_VECTORS=after), at
+        most what is left of the request's deadline: a recall after a write finds it by meaning."""
+        if self.late is not None:
+            deadline = outcomes.current_deadline()
+            self.late.settle(user_id, deadline.left() if deadline is not None else None)
 
     def rehearse(self, tx: Transaction, settings: Settings, scope: Scope, items: Sequence[MemoryInput]) -> None:
         """Admit ``items`` and run their group's statements in ``tx``, a transaction the caller rolls back:
@@ -257,7 +287,7 @@ class Writer:
                     # Those before it are stored and hear so; those after it were not tried, and hear why.
                     untried = failed.__cause__ if isinstance(failed, OutcomeUnknown) else failed
                     results.append(failed)
-                    results.extend(untried or failed for _ in writes[n + 1:])
+                    results.extend(untried or failed for _ in writes[n + 1 :])
                     break
                 except Exception as exc:  # this write's own failure, reported to its writer
                     results.append(exc)
@@ -288,8 +318,10 @@ class Writer:
         users = sorted({w.scope.user_id for w in writes})
         for user_id in users:
             memory_cypher.lock_user(tx, user_id)
-        known = {user_id: _Known.of(tx, user_id, [w.admitted for w in writes if w.scope.user_id == user_id])
-                 for user_id in users}
+        known = {
+            user_id: _Known.of(tx, user_id, [w.admitted for w in writes if w.scope.user_id == user_id])
+            for user_id in users
+        }
         results: dict[int, Remembered] = {}
         alone = [i for i, w in enumerate(writes) if not w.plain]
         fresh: dict[tuple[str, Tier, Scope], list[int]] = {}
@@ -318,10 +350,16 @@ class Writer:
             for i in indexes:
                 w = writes[i]
                 known[w.scope.user_id].add(w.admitted)
-                results[i] = Remembered(w.admitted.id, w.tier, w.admitted.tokens, redacted=w.admitted.redacted,
-                                        entity_ids=[entity_ids[row["key"]] for row in w.admitted.entities
-                                                    if row["key"] in entity_ids])
-                events.append((w.scope.user_id, "remember", [w.admitted.id], _detail(w.tier, w.admitted.redacted, None)))
+                results[i] = Remembered(
+                    w.admitted.id,
+                    w.tier,
+                    w.admitted.tokens,
+                    redacted=w.admitted.redacted,
+                    entity_ids=[entity_ids[row["key"]] for row in w.admitted.entities if row["key"] in entity_ids],
+                )
+                events.append(
+                    (w.scope.user_id, "remember", [w.admitted.id], _detail(w.tier, w.admitted.redacted, None))
+                )
         if events:
             self.audit.record_all_in(tx, events, announce)
         for i in sorted(alone):
@@ -351,11 +389,19 @@ class Writer:
         known.add(admitted)
         entity_ids = self._attach(tx, scope.user_id, [admitted])
         self.audit.record_in(
-            tx, scope.user_id, "remember", [admitted.id, *(plan.delete + plan.archive if plan else [])],
-            _detail(write.tier, admitted.redacted, plan), announce,
+            tx,
+            scope.user_id,
+            "remember",
+            [admitted.id, *(plan.delete + plan.archive if plan else [])],
+            _detail(write.tier, admitted.redacted, plan),
+            announce,
         )
         result = Remembered(
-            admitted.id, write.tier, admitted.tokens, redacted=admitted.redacted, compression=plan,
+            admitted.id,
+            write.tier,
+            admitted.tokens,
+            redacted=admitted.redacted,
+            compression=plan,
             entity_ids=list(entity_ids.values()),
             records_entity_id=entity_ids.get(admitted.records_key) if admitted.records_key else None,
         )
@@ -364,7 +410,12 @@ class Writer:
         return result
 
     def _make_room(
-        self, tx: ManagedTransaction, scope: Scope, tier: Tier, incoming: int, cap: int,
+        self,
+        tx: ManagedTransaction,
+        scope: Scope,
+        tier: Tier,
+        incoming: int,
+        cap: int,
     ) -> compression.CompressionPlan | None:
         """Compress the tier scope when ``incoming`` tokens would pass its trigger, or refuse if even
         compression leaves no room; None when they fit as it is."""
@@ -373,8 +424,12 @@ class Writer:
         snapshot = compression_cypher.tier_snapshot(tx, scope.user_id, tier.value, scope.project_id, scope.session_id)
         items = [
             compression.TierItem(
-                id=r["id"], kind=r["kind"] or "note", tokens=int(r["tokens"] or 0), created_at=r["createdAt"].to_native(),
-                active=bool(r["active"]), summarised=bool(r["summarised"]),
+                id=r["id"],
+                kind=r["kind"] or "note",
+                tokens=int(r["tokens"] or 0),
+                created_at=r["createdAt"].to_native(),
+                active=bool(r["active"]),
+                summarised=bool(r["summarised"]),
                 count=int(json.loads(r["attributes"]).get("count", 1)) if r["attributes"] else 1,
                 relevance=float(r["relevance"] if r["relevance"] is not None else 1.0),
             )
@@ -402,7 +457,11 @@ class Writer:
     # --- many memories ---------------------------------------------------------------------------
 
     def bulk(
-        self, settings: Settings, scope: Scope, items: Sequence[MemoryInput], now: datetime | None = None,
+        self,
+        settings: Settings,
+        scope: Scope,
+        items: Sequence[MemoryInput],
+        now: datetime | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> list[tuple[str, ...]]:
         """Store many memories fast: batches of ``BULK_BATCH`` embedded in one pass and written in one
@@ -417,7 +476,7 @@ class Writer:
             for part in turn_parts(item, at):
                 origins.append(index)
                 parts.append(part)
-        batches = [parts[start:start + BULK_BATCH] for start in range(0, len(parts), BULK_BATCH)]
+        batches = [parts[start : start + BULK_BATCH] for start in range(0, len(parts), BULK_BATCH)]
         ids: list[str] = []
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hippograph-embed") as ahead:
             upcoming = ahead.submit(self._admit, settings, scope, batches[0], now) if batches else None
@@ -451,12 +510,22 @@ class Writer:
         for each in fresh:
             incoming.setdefault(Tier(each.row["tier"]), []).append(each)
         for tier, memories in incoming.items():
-            refuse_past_trigger(tx, scope.for_tier(tier), tier, sum(m.held_tokens for m in memories), memories[0].capacity,
-                                "importing", IMPORTS_NEVER_COMPRESS)
+            refuse_past_trigger(
+                tx,
+                scope.for_tier(tier),
+                tier,
+                sum(m.held_tokens for m in memories),
+                memories[0].capacity,
+                "importing",
+                IMPORTS_NEVER_COMPRESS,
+            )
         memory_cypher.create_memories(tx, [each.row for each in fresh])
         self._attach(tx, scope.user_id, fresh)
         self.audit.record_in(
-            tx, scope.user_id, "import", [each.id for each in fresh],
+            tx,
+            scope.user_id,
+            "import",
+            [each.id for each in fresh],
             f"{len(fresh)} memories, {len(admitted) - len(fresh)} already stored",
         )
         return batch_ids
@@ -464,15 +533,21 @@ class Writer:
     # --- an edit ---------------------------------------------------------------------------------
 
     def update(
-        self, settings: Settings, user_id: str, memory_id: str, content: str | None = None,
-        summary: str | Keep | None = KEEP, relevance: float | None = None, now: datetime | None = None,
+        self,
+        settings: Settings,
+        user_id: str,
+        memory_id: str,
+        content: str | None = None,
+        summary: str | Keep | None = KEEP,
+        relevance: float | None = None,
+        now: datetime | None = None,
         request_id: str | None = None,
     ) -> Updated:
         """Edit a stored memory in place, under the rules of a write: new content is admitted (scrubbed,
         checked, counted, embedded), refused as a raw turn outside the session tier, must fit its tier
         without compression and must not repeat another memory; its entities are found again. A retry
         of the same request answers with the memory as the first edit left it."""
-        scrubbing.check_id("memory id", memory_id)
+        check_id("memory id", memory_id)
         edit = admission.admit_edit(settings, self.tokens, content, summary, relevance, request_id)
         vectors = self.embedder.embed_documents([edit.content]) if edit.content is not None else None
         at = (now or datetime.now(UTC)).isoformat()
@@ -496,21 +571,37 @@ class Writer:
                 admission.refuse_raw_turn(tier, current["kind"], edit.content)
                 # An archived memory no longer counts in its tier; a summarised one counts its summary, which stays.
                 if not current["archived"] and current["summaryTokens"] is None:
-                    refuse_past_trigger(tx, scope.for_tier(tier), tier, edit.tokens or 0,
-                                        capacity(kept_capacities(settings, tx), tier),
-                                        "the edit", EDITS_NEVER_COMPRESS, freed=current["tokens"] or 0)
+                    refuse_past_trigger(
+                        tx,
+                        scope.for_tier(tier),
+                        tier,
+                        edit.tokens or 0,
+                        capacity(kept_capacities(settings, tx), tier),
+                        "the edit",
+                        EDITS_NEVER_COMPRESS,
+                        freed=current["tokens"] or 0,
+                    )
                 if known.echo(digest) not in (None, memory_id):
                     raise InvalidInput(f"memory {known.echo(digest)} already holds this content", field="content")
-                changes.update(content=edit.content, content_hash=digest, tokens=edit.tokens,
-                               embedding=vectors[0].tolist(), model=self.embedder.name)
+                changes.update(
+                    content=edit.content,
+                    content_hash=digest,
+                    tokens=edit.tokens,
+                    embedding=vectors[0].tolist(),
+                    model=self.embedder.name,
+                )
             if edit.summary is not KEEP:
                 changes.update(set_summary=True, summary=edit.summary, summary_tokens=edit.summary_tokens)
             memory = update_cypher.update_memory(tx, user_id, memory_id, at=at, **changes)
             if edit.content is not None:
                 update_cypher.drop_mentions(tx, user_id, memory_id)
                 rows = admission.entity_rows(scope, tier, extract_mentions(edit.content))
-                entity_cypher.mention(tx, user_id, memory_id, list(entity_cypher.upsert_entities(tx, user_id, rows).values()))
-            detail = f"fields={','.join(edit.fields)}" + (f" redacted={','.join(edit.redacted)}" if edit.redacted else "")
+                entity_cypher.mention(
+                    tx, user_id, memory_id, list(entity_cypher.upsert_entities(tx, user_id, rows).values())
+                )
+            detail = f"fields={','.join(edit.fields)}" + (
+                f" redacted={','.join(edit.redacted)}" if edit.redacted else ""
+            )
             self.audit.record_in(tx, user_id, "update", [memory_id], detail)
             return Updated(memory, edit.redacted)
 
@@ -520,18 +611,30 @@ class Writer:
     # --- shared steps ----------------------------------------------------------------------------
 
     def _admit(
-        self, settings: Settings, scope: Scope, items: Sequence[MemoryInput], now: datetime | None,
-        request_id: str | None = None, together: bool = False,
+        self,
+        settings: Settings,
+        scope: Scope,
+        items: Sequence[MemoryInput],
+        now: datetime | None,
+        request_id: str | None = None,
+        together: bool = False,
+        later: bool = False,
     ) -> list[Admitted]:
         """Admission, under the capacities the store keeps, and the vectors: embedded with the writes waiting
-        beside them (``together``) or at once."""
+        beside them (``together``) or at once, or none (``later``: ``hippograph.memory.writing.late_vectors``)."""
         with self.driver.session(database=self.database, default_access_mode="READ") as session:
             settings = session.execute_read(lambda tx: kept_capacities(settings, tx))
         admitted = admission.admit(settings, self.tokens, scope, items, now, request_id)
         texts = [each.row["content"] for each in admitted]
-        vectors = self.embeddings.submit(texts, self._embed_groups) if together else self.embedder.embed_documents(texts)
+        vectors: Sequence[np.ndarray | None] = (
+            [None] * len(texts)
+            if later
+            else list(self.embeddings.submit(texts, self._embed_groups))
+            if together
+            else list(self.embedder.embed_documents(texts))
+        )
         for each, vector in zip(admitted, vectors):
-            each.row["embedding"] = vector.tolist()
+            each.row["embedding"] = vector.tolist() if vector is not None else None
             each.row["model"] = self.embedder.name
         for each in admitted:
             if each.fields:  # a store item's fields, each a vector of its own (``hippograph.graph.items``)
@@ -548,10 +651,18 @@ class Writer:
         """Link just-created memories to their entities (one upsert, one MENTIONS statement for all),
         the entity each records, and the memories each derives from; returns entity ids by key."""
         ids = entity_cypher.upsert_entities(tx, user_id, [row for each in admitted for row in each.entities])
-        entity_cypher.mention_many(tx, user_id, sorted({
-            (each.id, ids[row["key"]]) for each in admitted for row in each.entities
-            if row["key"] != each.records_key and row["key"] in ids
-        }))
+        entity_cypher.mention_many(
+            tx,
+            user_id,
+            sorted(
+                {
+                    (each.id, ids[row["key"]])
+                    for each in admitted
+                    for row in each.entities
+                    if row["key"] != each.records_key and row["key"] in ids
+                }
+            ),
+        )
         for each in admitted:
             if each.records_key is not None:
                 entity_cypher.records(tx, user_id, each.id, ids[each.records_key])
@@ -561,7 +672,12 @@ class Writer:
 
 
 def past_trigger(
-    tx: ManagedTransaction, scope: Scope, tier: Tier, incoming: int, cap: int, freed: int = 0,
+    tx: ManagedTransaction,
+    scope: Scope,
+    tier: Tier,
+    incoming: int,
+    cap: int,
+    freed: int = 0,
 ) -> int | None:
     """The one capacity decision: the tier scope's usage (less ``freed``, what the write replaces) when
     ``incoming`` more tokens would take it past its trigger; None while they fit."""
@@ -571,7 +687,14 @@ def past_trigger(
 
 
 def refuse_past_trigger(
-    tx: ManagedTransaction, scope: Scope, tier: Tier, incoming: int, cap: int, what: str, instead: str, freed: int = 0,
+    tx: ManagedTransaction,
+    scope: Scope,
+    tier: Tier,
+    incoming: int,
+    cap: int,
+    what: str,
+    instead: str,
+    freed: int = 0,
 ) -> None:
     """Refuse, saying ``what`` would have been written and what to do ``instead``, when ``incoming``
     tokens would take the tier scope past its trigger: for writes that never compress."""
@@ -580,15 +703,16 @@ def refuse_past_trigger(
         raise CapacityExceeded(
             f"{what} adds {incoming} tokens to the {tier.value} tier, which holds {used} of {cap}: that passes its "
             f"{trigger(tier):.0%} compression trigger ({compression.target_tokens(tier, cap)} tokens), and "
-            + instead.format(setting=capacity_setting(tier), tier=tier.value.lower().replace('_', '-'))
+            + instead.format(setting=capacity_setting(tier), tier=tier.value.lower().replace("_", "-"))
         )
 
 
 def _repeat(write: _Write, memory_id: str) -> Remembered:
     """The answer to a write the store already holds: its memory, not created again."""
     admitted = write.admitted
-    return Remembered(memory_id, write.tier, admitted.tokens, created=False, duplicate_of=memory_id,
-                      redacted=admitted.redacted)
+    return Remembered(
+        memory_id, write.tier, admitted.tokens, created=False, duplicate_of=memory_id, redacted=admitted.redacted
+    )
 
 
 def _repeat_detail(retry: bool) -> str:

@@ -16,7 +16,12 @@ async def audit_log(
 ) -> AuditEventConnection:
     where = filter or AuditFilter()
     events, cursor = await audit.audit_log(
-        info.context.call, operations=where.operations, since=where.since, until=where.until, first=first, after=after,
+        info.context.call,
+        operations=where.operations,
+        since=where.since,
+        until=where.until,
+        first=first,
+        after=after,
     )
     return AuditEventConnection(
         nodes=[AuditEntry.from_event(e) for e in events],

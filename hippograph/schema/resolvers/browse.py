@@ -33,7 +33,10 @@ async def memory(info: Info, id: strawberry.ID, as_of: AsOf = None) -> Memory | 
 
 @checked
 async def memories(
-    info: Info, filter: MemoryFilterInput | None = None, first: int = DEFAULT_PAGE, after: str | None = None,
+    info: Info,
+    filter: MemoryFilterInput | None = None,
+    first: int = DEFAULT_PAGE,
+    after: str | None = None,
     as_of: AsOf = None,
 ) -> MemoryConnection:
     where = filter or MemoryFilterInput()
@@ -41,10 +44,17 @@ async def memories(
     if keyset is not None and not 0 <= keyset[1] < 1_000_000_000:
         raise BadInput("after is not a cursor this field returned", field="after")
     page = await browse.memories(
-        info.context.call, tiers=where.tiers, project=where.project, session=where.session,
+        info.context.call,
+        tiers=where.tiers,
+        project=where.project,
+        session=where.session,
         kinds=[kind.value for kind in where.kinds] if where.kinds is not None else None,
-        include_archived=where.include_archived, include_closed=where.include_closed, first=first, after=keyset,
-        as_of=as_of, request_ids=where.request_ids,
+        include_archived=where.include_archived,
+        include_closed=where.include_closed,
+        first=first,
+        after=keyset,
+        as_of=as_of,
+        request_ids=where.request_ids,
     )
     loaders = info.context.loaders
     for row in page.rows if as_of is None else ():
@@ -77,7 +87,11 @@ async def entities(
     after: str | None = None,
 ) -> EntityConnection:
     page = await browse.entities(
-        info.context.call, entity_type=type, search=search, project=project, first=first,
+        info.context.call,
+        entity_type=type,
+        search=search,
+        project=project,
+        first=first,
         after=decode_cursor(after, "e", (str, str)),
     )
     loaders = info.context.loaders
@@ -103,7 +117,12 @@ async def trace(
     as_of: AsOf = None,
 ) -> list[Path]:
     paths = await browse.trace(
-        info.context.call, from_, edge_types=edge_types, direction=direction.value, max_depth=max_depth, as_of=as_of,
+        info.context.call,
+        from_,
+        edge_types=edge_types,
+        direction=direction.value,
+        max_depth=max_depth,
+        as_of=as_of,
     )
     loaders = info.context.loaders
     for path in paths if as_of is None else ():
@@ -117,13 +136,19 @@ async def trace(
 
 @checked
 async def chains(
-    info: Info, project: strawberry.ID | None = None, first: int = MAX_CHAINS, as_of: AsOf = None,
+    info: Info,
+    project: strawberry.ID | None = None,
+    first: int = MAX_CHAINS,
+    as_of: AsOf = None,
 ) -> list[Chain]:
     return [Chain.from_row(row) for row in await browse.chains(info.context.call, project, first, as_of)]
 
 
 @checked
 async def tier_usage(
-    info: Info, project: strawberry.ID | None = None, session: strawberry.ID | None = None, as_of: AsOf = None,
+    info: Info,
+    project: strawberry.ID | None = None,
+    session: strawberry.ID | None = None,
+    as_of: AsOf = None,
 ) -> list[TierFill]:
     return [TierFill.from_usage(item) for item in await browse.tier_usage(info.context.call, project, session, as_of)]

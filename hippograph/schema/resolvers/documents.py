@@ -34,18 +34,29 @@ async def profile(info: Info) -> Profile:
 @mutation
 async def import_document(info: Info, input: ImportDocumentInput) -> ImportDocumentPayload:
     imported = await documents.import_document(
-        info.context.call, input.kind, input.document, input.project, input.session,
+        info.context.call,
+        input.kind,
+        input.document,
+        input.project,
+        input.session,
     )
     return DocumentImported(
-        kind=input.kind, scope_id=imported.scope_id, entries=imported.entries,
-        created=[strawberry.ID(i) for i in imported.created], reused=[strawberry.ID(i) for i in imported.reused],
-        removed=[strawberry.ID(i) for i in imported.removed], redacted=list(imported.redacted),
+        kind=input.kind,
+        scope_id=imported.scope_id,
+        entries=imported.entries,
+        created=[strawberry.ID(i) for i in imported.created],
+        reused=[strawberry.ID(i) for i in imported.reused],
+        removed=[strawberry.ID(i) for i in imported.removed],
+        redacted=list(imported.redacted),
     )
 
 
 @mutation
 async def export_document(info: Info, input: ExportDocumentInput) -> ExportDocumentPayload:
     document = await documents.export_document(
-        info.context.call, input.kind, input.project, input.session,
+        info.context.call,
+        input.kind,
+        input.project,
+        input.session,
     )
     return DocumentExported(kind=input.kind, document=cast(JSON, document))

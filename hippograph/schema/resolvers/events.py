@@ -12,9 +12,7 @@ from hippograph.schema.context import Info
 from hippograph.schema.types.events import MemoryEvent
 
 
-async def memory_events(
-    info: Info, project: strawberry.ID | None = None
-) -> AsyncGenerator[MemoryEvent, None]:
+async def memory_events(info: Info, project: strawberry.ID | None = None) -> AsyncGenerator[MemoryEvent, None]:
     check_strings(project, "project")
     async with events.subscribe(info.context.call, project) as queue:
         while True:

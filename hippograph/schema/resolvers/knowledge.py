@@ -53,41 +53,74 @@ async def _recorded(info: Info, recorded: Recorded) -> RecordSuccess:
 
 @mutation
 async def record_decision(info: Info, input: RecordDecisionInput) -> RecordDecisionPayload:
-    return await _recorded(info, await knowledge.record_decision(
-        info.context.call, input.decision, reason=input.reason, conflicts_with=input.conflicts_with, tier=input.tier,
-        project=input.project, session=input.session, request_id=input.request_id, informed_by=input.informed_by,
-    ))
+    return await _recorded(
+        info,
+        await knowledge.record_decision(
+            info.context.call,
+            input.decision,
+            reason=input.reason,
+            conflicts_with=input.conflicts_with,
+            tier=input.tier,
+            project=input.project,
+            session=input.session,
+            request_id=input.request_id,
+            informed_by=input.informed_by,
+        ),
+    )
 
 
 @mutation
 async def record_error(info: Info, input: RecordErrorInput) -> RecordErrorPayload:
-    return await _recorded(info, await knowledge.record_error(
-        info.context.call, input.error, fix=input.fix, caused_by=input.caused_by, tier=input.tier,
-        project=input.project, session=input.session, request_id=input.request_id,
-    ))
+    return await _recorded(
+        info,
+        await knowledge.record_error(
+            info.context.call,
+            input.error,
+            fix=input.fix,
+            caused_by=input.caused_by,
+            tier=input.tier,
+            project=input.project,
+            session=input.session,
+            request_id=input.request_id,
+        ),
+    )
 
 
 @mutation
 async def record_pattern(info: Info, input: RecordPatternInput) -> RecordPatternPayload:
-    return await _recorded(info, await knowledge.record_pattern(
-        info.context.call, input.pattern, count=input.count, tier=input.tier, project=input.project,
-        session=input.session, request_id=input.request_id,
-    ))
+    return await _recorded(
+        info,
+        await knowledge.record_pattern(
+            info.context.call,
+            input.pattern,
+            count=input.count,
+            tier=input.tier,
+            project=input.project,
+            session=input.session,
+            request_id=input.request_id,
+        ),
+    )
 
 
 @mutation
 async def set_preference(info: Info, input: SetPreferenceInput) -> SetPreferencePayload:
-    return await _recorded(info, await knowledge.set_preference(
-        info.context.call, input.key, input.value, request_id=input.request_id))
+    return await _recorded(
+        info, await knowledge.set_preference(info.context.call, input.key, input.value, request_id=input.request_id)
+    )
 
 
 @mutation
 async def link(info: Info, input: LinkInput) -> LinkPayload:
     row = await knowledge.link(info.context.call, input.from_, input.to, StoredEdgeType(input.type), input.note)
-    return LinkSuccess(edge=Edge(
-        type=StoredEdgeType(row["type"]), from_id=strawberry.ID(row["fromId"]), to_id=strawberry.ID(row["toId"]),
-        note=row["note"], created_at=None,
-    ))
+    return LinkSuccess(
+        edge=Edge(
+            type=StoredEdgeType(row["type"]),
+            from_id=strawberry.ID(row["fromId"]),
+            to_id=strawberry.ID(row["toId"]),
+            note=row["note"],
+            created_at=None,
+        )
+    )
 
 
 @mutation

@@ -25,16 +25,26 @@ from hippograph.schema.types.sessions import Promotion
 @mutation
 async def append_turn(info: Info, input: AppendTurnInput) -> AppendTurnPayload:
     appended = await lifecycle.append_turn(
-        info.context.call, input.session, input.role, input.content, project=input.project, ref=input.ref,
+        info.context.call,
+        input.session,
+        input.role,
+        input.content,
+        project=input.project,
+        ref=input.ref,
         item=input.item,
     )
     return TurnAppended(
-        turn_id=strawberry.ID(appended.turn_id), position=appended.position,
-        transcript_tokens=appended.transcript_tokens, redacted=list(appended.redacted),
+        turn_id=strawberry.ID(appended.turn_id),
+        position=appended.position,
+        transcript_tokens=appended.transcript_tokens,
+        redacted=list(appended.redacted),
         rounds=[
             SummaryRound(
-                summary_id=strawberry.ID(r.summary_id), covered=[strawberry.ID(i) for i in r.covered],
-                tokens_before=r.tokens_before, tokens_after=r.tokens_after, facts=[strawberry.ID(i) for i in r.facts],
+                summary_id=strawberry.ID(r.summary_id),
+                covered=[strawberry.ID(i) for i in r.covered],
+                tokens_before=r.tokens_before,
+                tokens_after=r.tokens_after,
+                facts=[strawberry.ID(i) for i in r.facts],
             )
             for r in appended.rounds
         ],
@@ -53,8 +63,14 @@ async def context(
     profile: ProfileName = ProfileName.HYBRID,  # type: ignore[attr-defined]  # made at import (operations/vocabulary.py)
 ) -> ContextWindow:
     assembled = await lifecycle.context(
-        info.context.call, session, query, context_window, project=project, system_prompt=system_prompt,
-        tool_definitions=tool_definitions, profile=profile.value,
+        info.context.call,
+        session,
+        query,
+        context_window,
+        project=project,
+        system_prompt=system_prompt,
+        tool_definitions=tool_definitions,
+        profile=profile.value,
     )
     return ContextWindow.from_context(assembled)
 

@@ -49,10 +49,18 @@ def clear_loaders(loaders: Loaders, memory_ids: list[str], entity_ids: list[str]
 @mutation
 async def remember(info: Info, input: RememberInput) -> RememberPayload:
     stored = await memories.remember(
-        info.context.call, input.content, input.tier, kind=input.kind.value, project=input.project,
-        session=input.session, relevance=input.relevance, summary=input.summary, attributes=input.attributes,
+        info.context.call,
+        input.content,
+        input.tier,
+        kind=input.kind.value,
+        project=input.project,
+        session=input.session,
+        relevance=input.relevance,
+        summary=input.summary,
+        attributes=input.attributes,
         mentions=[(m.type, m.name) for m in input.mentions] if input.mentions is not None else None,
-        fields=input.fields, request_id=input.request_id,
+        fields=input.fields,
+        request_id=input.request_id,
     )
     plan = stored.compression
     return RememberSuccess(
@@ -61,9 +69,13 @@ async def remember(info: Info, input: RememberInput) -> RememberPayload:
         duplicate_of=strawberry.ID(stored.duplicate_of) if stored.duplicate_of else None,
         redacted=stored.redacted,
         compression=CompressionReport(
-            steps=list(plan.steps), deleted=cast("list[strawberry.ID]", list(plan.delete)),
-            summarised=cast("list[strawberry.ID]", list(plan.summarise)), archived=cast("list[strawberry.ID]", list(plan.archive)),
-        ) if plan else None,
+            steps=list(plan.steps),
+            deleted=cast("list[strawberry.ID]", list(plan.delete)),
+            summarised=cast("list[strawberry.ID]", list(plan.summarise)),
+            archived=cast("list[strawberry.ID]", list(plan.archive)),
+        )
+        if plan
+        else None,
     )
 
 
@@ -71,7 +83,11 @@ async def remember(info: Info, input: RememberInput) -> RememberPayload:
 async def update_memory(info: Info, input: UpdateMemoryInput) -> UpdateMemoryPayload:
     summary = KEEP if input.summary is strawberry.UNSET else input.summary
     updated = await memories.update_memory(
-        info.context.call, input.id, content=input.content, summary=summary, relevance=input.relevance,
+        info.context.call,
+        input.id,
+        content=input.content,
+        summary=summary,
+        relevance=input.relevance,
         request_id=input.request_id,
     )
     return UpdateMemorySuccess(memory=Memory.from_row(updated.memory), redacted=updated.redacted)
@@ -83,6 +99,8 @@ async def forget(info: Info, input: ForgetInput) -> ForgetPayload:
     clear_loaders(info.context.loaders, forgotten.memories, forgotten.entities)
     assert forgotten.receipt is not None
     return ForgetSuccess(
-        memories=[strawberry.ID(i) for i in forgotten.memories], entities=[strawberry.ID(i) for i in forgotten.entities],
-        turns=[strawberry.ID(i) for i in forgotten.turns], receipt=ErasureReceipt.from_receipt(forgotten.receipt),
+        memories=[strawberry.ID(i) for i in forgotten.memories],
+        entities=[strawberry.ID(i) for i in forgotten.entities],
+        turns=[strawberry.ID(i) for i in forgotten.turns],
+        receipt=ErasureReceipt.from_receipt(forgotten.receipt),
     )

@@ -1,4 +1,5 @@
-"""``recall``: the caller's best memories for a query, within the priority's budget; ``itemScores``: a store search's."""
+"""``recall``: the caller's best memories for a query, within the priority's budget; ``itemScores``: a store
+search's."""
 
 from __future__ import annotations
 
@@ -23,7 +24,13 @@ async def recall(
     as_of: AsOf = None,
 ) -> RecallAnswer:
     result = await recalling.recall(
-        info.context.call, query, priority=priority, profile=profile.value, tiers=tiers, project=project, session=session,
+        info.context.call,
+        query,
+        priority=priority,
+        profile=profile.value,
+        tiers=tiers,
+        project=project,
+        session=session,
         as_of=as_of,
     )
     return RecallAnswer.from_result(result)

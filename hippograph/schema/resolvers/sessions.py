@@ -26,7 +26,9 @@ async def session(info: Info, id: strawberry.ID) -> Session | None:
 
 @mutation
 async def start_session(info: Info, input: StartSessionInput) -> StartSessionPayload:
-    return SessionStarted(session=Session.from_row(await sessions.start_session(info.context.call, input.id, input.project)))
+    return SessionStarted(
+        session=Session.from_row(await sessions.start_session(info.context.call, input.id, input.project))
+    )
 
 
 @mutation

@@ -13,8 +13,12 @@ from hippograph.schema.pagination import PageInfo
 @strawberry.input
 class AuditFilter:
     operations: list[str] | None = strawberry.field(default=None, description="remember, recall, forget, export …")
-    since: datetime | None = strawberry.field(default=None, description=(
-        "Events at or after this time. A time without a zone is UTC; a UTC offset past ±18:00 is refused."))
+    since: datetime | None = strawberry.field(
+        default=None,
+        description=(
+            "Events at or after this time. A time without a zone is UTC; a UTC offset past ±18:00 is refused."
+        ),
+    )
     until: datetime | None = strawberry.field(default=None, description="Events before this time, read as `since` is.")
 
 
@@ -29,8 +33,11 @@ class AuditEntry:
     @classmethod
     def from_event(cls, event: AuditEvent) -> AuditEntry:
         return cls(
-            id=strawberry.ID(event.id), at=event.at, operation=event.operation,
-            ids=[strawberry.ID(i) for i in event.ids], detail=event.detail,
+            id=strawberry.ID(event.id),
+            at=event.at,
+            operation=event.operation,
+            ids=[strawberry.ID(i) for i in event.ids],
+            detail=event.detail,
         )
 
 

@@ -22,7 +22,8 @@ class MemoryFilterInput:
     include_archived: bool = strawberry.field(default=False, description="Also memories compression archived.")
     include_closed: bool = strawberry.field(default=True, description="Also facts a newer one superseded.")
     request_ids: list[strawberry.ID] | None = strawberry.field(
-        default=None, description="Only the memories the writes of these `requestId`s stored.")
+        default=None, description="Only the memories the writes of these `requestId`s stored."
+    )
 
 
 @strawberry.type
@@ -76,6 +77,12 @@ class TierFill:
     @classmethod
     def from_usage(cls, usage: TierUsage) -> TierFill:
         return cls(
-            tier=usage.tier, used_tokens=usage.used_tokens, items=usage.items, capacity=usage.capacity,
-            trigger=TRIGGER[usage.tier], fill=round(usage.fill, 4), project=usage.project_id, session=usage.session_id,
+            tier=usage.tier,
+            used_tokens=usage.used_tokens,
+            items=usage.items,
+            capacity=usage.capacity,
+            trigger=TRIGGER[usage.tier],
+            fill=round(usage.fill, 4),
+            project=usage.project_id,
+            session=usage.session_id,
         )

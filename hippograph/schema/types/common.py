@@ -26,8 +26,12 @@ EntityType = _EntityType
 strawberry.enum(_EdgeType, description="The six edge types of the knowledge graph.")
 EdgeType = _EdgeType
 strawberry.enum(
-    vocabulary.ProfileName, name="RecallProfile",
-    description="How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, keyword and relation, weighed by the query's style.",
+    vocabulary.ProfileName,
+    name="RecallProfile",
+    description=(
+        "How recall scores: `izanagi` and `hanzo` exactly as their sources, `hybrid` (default) vector, "
+        "keyword and relation, weighed by the query's style."
+    ),
 )
 ProfileName = vocabulary.ProfileName
 strawberry.enum(
@@ -39,11 +43,17 @@ strawberry.enum(vocabulary.Direction, description="Which edges to follow from a 
 Direction = vocabulary.Direction
 
 # Every read an analyst makes takes it: the store as it was at that moment.
-AsOf = Annotated[datetime | None, strawberry.argument(description=(
-    "Read the store as it was at this moment: what was recorded by then, with the text it had then, the "
-    "decisions still open then, recency measured from then (hippograph's docs/analysts.md). Null (the "
-    "default): as it is now. A time without a zone is UTC; a moment to come, or a UTC offset past ±18:00, is "
-    "refused (BAD_USER_INPUT). An as-of read counts no access."))]
+AsOf = Annotated[
+    datetime | None,
+    strawberry.argument(
+        description=(
+            "Read the store as it was at this moment: what was recorded by then, with the text it had then, the "
+            "decisions still open then, recency measured from then (hippograph's docs/analysts.md). Null (the "
+            "default): as it is now. A time without a zone is UTC; a moment to come, or a UTC offset past ±18:00, is "
+            "refused (BAD_USER_INPUT). An as-of read counts no access."
+        )
+    ),
+]
 
 
 def native_time(value: Any) -> datetime | None:
@@ -65,7 +75,7 @@ def _parse_iso(text: str) -> datetime:
     if "." in text:
         head, rest = text.split(".", 1)
         digits = len(rest) - len(rest.lstrip("0123456789"))
-        text = f"{head}.{rest[:min(digits, 6)]}{rest[digits:]}"
+        text = f"{head}.{rest[: min(digits, 6)]}{rest[digits:]}"
     return datetime.fromisoformat(text)
 
 
@@ -81,6 +91,14 @@ def parse_attributes(value: str | None) -> Any:
 def request_id_field() -> strawberry.ID | None:
     """A write input's optional ``requestId``: a retry that sends it again gets the first attempt's answer."""
     # The dataclass field strawberry reads, typed as the value it declares (as `x: T = field(...)` is).
-    return cast("strawberry.ID | None", strawberry.field(default=None, description=(
-        "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an "
-        "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored and stores nothing twice.")))
+    return cast(
+        "strawberry.ID | None",
+        strawberry.field(
+            default=None,
+            description=(
+                "Your own id for this write (1-128 characters). Sent again with a retry — after a timeout, an "
+                "`OUTCOME_UNKNOWN`, a lost connection — it answers with what the first attempt stored "
+                "and stores nothing twice."
+            ),
+        ),
+    )

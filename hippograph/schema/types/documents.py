@@ -13,7 +13,8 @@ from hippograph.schema.errors import BadUserInputError, LimitExceededError, NotF
 
 # Registered on the class itself, then named, so mypy sees a type (why: hippograph/schema/types/common.py).
 strawberry.enum(
-    StoredKind, description="Which Izanagi document: session, project-memory.json or long-term-memory.json.",
+    StoredKind,
+    description="Which Izanagi document: session, project-memory.json or long-term-memory.json.",
 )
 DocumentKind = StoredKind
 
@@ -66,13 +67,17 @@ class ProjectDocument:
             architecture=Architecture(
                 pattern=architecture.get("pattern"),
                 decisions=[
-                    ArchitectureDecision(id=d.get("id", ""), decision=d.get("decision", ""), reason=d.get("reason"), date=d.get("date"))
+                    ArchitectureDecision(
+                        id=d.get("id", ""), decision=d.get("decision", ""), reason=d.get("reason"), date=d.get("date")
+                    )
                     for d in architecture.get("decisions") or []
                 ],
             ),
             conventions=_settings(doc.get("conventions")),
             error_history=[
-                ErrorHistoryEntry(error=e.get("error", ""), fix=e.get("fix"), count=e.get("count"), last_seen=e.get("last_seen"))
+                ErrorHistoryEntry(
+                    error=e.get("error", ""), fix=e.get("fix"), count=e.get("count"), last_seen=e.get("last_seen")
+                )
                 for e in doc.get("error_history") or []
             ],
             last_updated=doc.get("last_updated"),
@@ -118,18 +123,27 @@ class LongTermDocument:
             user_id=doc["user_id"],
             preferences=_settings(doc.get("preferences")),
             recurring_patterns=[
-                RecurringPattern(name=name, count=p.get("count"), last_skill=p.get("last_skill"), resolved=p.get("resolved"))
+                RecurringPattern(
+                    name=name, count=p.get("count"), last_skill=p.get("last_skill"), resolved=p.get("resolved")
+                )
                 for name, p in (doc.get("recurring_patterns") or {}).items()
             ],
             skill_evolution=[
-                SkillChange(skill=s.get("skill", ""), version=s.get("version"), changes=list(s.get("changes") or []), date=s.get("date"))
+                SkillChange(
+                    skill=s.get("skill", ""),
+                    version=s.get("version"),
+                    changes=list(s.get("changes") or []),
+                    date=s.get("date"),
+                )
                 for s in doc.get("skill_evolution") or []
             ],
             learning_progress=LearningProgress(
                 completed_lessons=list(progress.get("completed_lessons") or []),
                 current_lesson=progress.get("current_lesson"),
                 struggling_topics=list(progress.get("struggling_topics") or []),
-            ) if progress else None,
+            )
+            if progress
+            else None,
             last_updated=doc.get("last_updated"),
         )
 

@@ -28,8 +28,11 @@ class ApiKey:
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> ApiKey:
         return cls(
-            id=strawberry.ID(row["id"]), user=strawberry.ID(row["userId"]), role=StoredRole(row.get("role") or "user"),
-            revoked=bool(row.get("revoked")), created_at=native_time(row.get("createdAt")),
+            id=strawberry.ID(row["id"]),
+            user=strawberry.ID(row["userId"]),
+            role=StoredRole(row.get("role") or "user"),
+            revoked=bool(row.get("revoked")),
+            created_at=native_time(row.get("createdAt")),
             revoked_at=native_time(row.get("revokedAt")),
         )
 

@@ -23,8 +23,13 @@ class RecordDecisionInput:
     project: strawberry.ID | None = None
     session: strawberry.ID | None = None
     request_id: strawberry.ID | None = request_id_field()
-    informed_by: strawberry.ID | None = strawberry.field(default=None, description=(
-        "The recall that informed this decision (its `recallId`): the decision's `context` then shows what it returned."))
+    informed_by: strawberry.ID | None = strawberry.field(
+        default=None,
+        description=(
+            "The recall that informed this decision (its `recallId`): "
+            "the decision's `context` then shows what it returned."
+        ),
+    )
 
 
 @strawberry.input

@@ -30,10 +30,14 @@ class AppendTurnInput:
     content: str
     project: strawberry.ID | None = None
     ref: str | None = strawberry.field(default=None, description="The caller's own id for the turn.")
-    item: str | None = strawberry.field(default=None, description=(
-        "The turn's structure in its host (an Agents SDK item …), as the text of a JSON object: kept beside "
-        "`content`, scrubbed of secrets as it is, and given back by `transcript` exactly. Summaries, facts and "
-        "recall read `content` only."))
+    item: str | None = strawberry.field(
+        default=None,
+        description=(
+            "The turn's structure in its host (an Agents SDK item …), as the text of a JSON object: kept beside "
+            "`content`, scrubbed of secrets as it is, and given back by `transcript` exactly. Summaries, facts and "
+            "recall read `content` only."
+        ),
+    )
 
 
 @strawberry.type(description="One summarisation round: the oldest third of the transcript became a summary.")
@@ -83,8 +87,14 @@ class ContextWindow:
             tokens=assembled.tokens,
             sections=[
                 WindowSection(
-                    section=ContextSectionName(s.section.value), budget=s.budget, tokens=s.tokens, text=s.text,
-                    pieces=[ContextPiece(id=strawberry.ID(p.id) if p.id else None, text=p.text, tokens=p.tokens) for p in s.pieces],
+                    section=ContextSectionName(s.section.value),
+                    budget=s.budget,
+                    tokens=s.tokens,
+                    text=s.text,
+                    pieces=[
+                        ContextPiece(id=strawberry.ID(p.id) if p.id else None, text=p.text, tokens=p.tokens)
+                        for p in s.pieces
+                    ],
                 )
                 for s in assembled.sections
             ],
@@ -93,9 +103,13 @@ class ContextWindow:
 
 @strawberry.input
 class ConsolidateInput:
-    now: datetime | None = strawberry.field(default=None, description=(
-        "The moment decay is measured from (default: now; at most a day from the server's clock). A time without a "
-        "zone is UTC; a UTC offset past ±18:00 is refused."))
+    now: datetime | None = strawberry.field(
+        default=None,
+        description=(
+            "The moment decay is measured from (default: now; at most a day from the server's clock). A time without a "
+            "zone is UTC; a UTC offset past ±18:00 is refused."
+        ),
+    )
 
 
 @strawberry.type

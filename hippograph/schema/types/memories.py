@@ -31,8 +31,10 @@ class RememberInput:
     attributes: JSON | None = None
     mentions: list[MentionInput] | None = None
     fields: list[str] | None = strawberry.field(
-        default=None, description="An ITEM's indexed fields (at most 50): each embedded on its own, so that "
-                                  "`itemScores` scores the item by its best one. Scrubbed; only their vectors are kept.")
+        default=None,
+        description="An ITEM's indexed fields (at most 50): each embedded on its own, so that "
+        "`itemScores` scores the item by its best one. Scrubbed; only their vectors are kept.",
+    )
     request_id: strawberry.ID | None = request_id_field()
 
 
@@ -50,8 +52,10 @@ class ForgetInput:
     memory: strawberry.ID | None = None
     entity: strawberry.ID | None = None
     turn: strawberry.ID | None = strawberry.field(
-        default=None, description="A turn of a transcript, with the facts extracted from it; a summary with the turns "
-                                  "it covers. A turn a summary covers goes only with that summary.")
+        default=None,
+        description="A turn of a transcript, with the facts extracted from it; a summary with the turns "
+        "it covers. A turn a summary covers goes only with that summary.",
+    )
 
 
 @strawberry.type(description="What a write compressed to make room.")
@@ -77,7 +81,9 @@ class UpdateMemorySuccess:
     redacted: list[str]
 
 
-@strawberry.type(description="Everything that went: the memories, summaries only they supported, orphaned entities and turns.")
+@strawberry.type(
+    description="Everything that went: the memories, summaries only they supported, orphaned entities and turns."
+)
 class ForgetSuccess:
     memories: list[strawberry.ID]
     entities: list[strawberry.ID]

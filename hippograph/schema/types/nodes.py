@@ -20,10 +20,20 @@ from hippograph.graph.vocabulary import EntityType as StoredEntityType
 from hippograph.graph.vocabulary import Tier as StoredTier
 from hippograph.schema.context import Info
 from hippograph.operations.limits import MAX_PAGE, bounded
-from hippograph.schema.types.common import Direction, EdgeType, EntityType, MemoryKind, Tier, native_time, parse_attributes
+from hippograph.schema.types.common import (
+    Direction,
+    EdgeType,
+    EntityType,
+    MemoryKind,
+    Tier,
+    native_time,
+    parse_attributes,
+)
 
 
-@strawberry.type(description="One memory: the tuple (id, content, embedding, time, tier, relevance) with its scope and bookkeeping.")
+@strawberry.type(
+    description="One memory: the tuple (id, content, embedding, time, tier, relevance) with its scope and bookkeeping."
+)
 class Memory:
     id: strawberry.ID
     content: str
@@ -77,12 +87,16 @@ class Memory:
         )
 
 
-@strawberry.type(description="A node of the knowledge graph: a decision, error, pattern, technology, concept or preference.")
+@strawberry.type(
+    description="A node of the knowledge graph: a decision, error, pattern, technology, concept or preference."
+)
 class Entity:
     id: strawberry.ID
     name: str
     type: EntityType
-    project: str | None = strawberry.field(description="The project it belongs to; null for the user's long-term entities.")
+    project: str | None = strawberry.field(
+        description="The project it belongs to; null for the user's long-term entities."
+    )
     created_at: datetime | None
     valid_from: datetime | None
     valid_until: datetime | None
@@ -112,10 +126,13 @@ class Entity:
         rows = await info.context.loaders.entity_memories.load(str(self.id))
         return [Memory.from_row(row["memory"]) for row in rows[: bounded(first, "first")]]
 
-    @strawberry.field(description=(
-        "What informed this decision, when it was recorded with `informedBy`: the memories that recall returned, "
-        "as they read when the decision was recorded (even if edited since); one forgotten since shows only when "
-        "it was erased. Null for an entity no recall informed."))
+    @strawberry.field(
+        description=(
+            "What informed this decision, when it was recorded with `informedBy`: the memories that recall returned, "
+            "as they read when the decision was recorded (even if edited since); one forgotten since shows only when "
+            "it was erased. Null for an entity no recall informed."
+        )
+    )
     async def context(self, info: Info) -> DecisionContext | None:
         found = await browsing.decision_context(info.context.call, str(self.id))
         return DecisionContext.from_context(found) if found is not None else None
@@ -144,16 +161,24 @@ class ContextMemory:
 @strawberry.type(description="What informed a decision: the recall it names and what that recall returned.")
 class DecisionContext:
     recall_id: strawberry.ID = strawberry.field(description="The recall's audit event (RecallResult.recallId).")
-    recorded_at: datetime = strawberry.field(description="When the decision was recorded: the moment the memories are read as of.")
+    recorded_at: datetime = strawberry.field(
+        description="When the decision was recorded: the moment the memories are read as of."
+    )
     memories: list[ContextMemory]
 
     @classmethod
     def from_context(cls, context: StoredContext) -> DecisionContext:
         return cls(
-            recall_id=strawberry.ID(context.recall_id), recorded_at=context.recorded_at,
-            memories=[ContextMemory(id=strawberry.ID(item.id), erased_at=item.erased_at,
-                                    memory=Memory.from_row(item.memory) if item.memory is not None else None)
-                      for item in context.items],
+            recall_id=strawberry.ID(context.recall_id),
+            recorded_at=context.recorded_at,
+            memories=[
+                ContextMemory(
+                    id=strawberry.ID(item.id),
+                    erased_at=item.erased_at,
+                    memory=Memory.from_row(item.memory) if item.memory is not None else None,
+                )
+                for item in context.items
+            ],
         )
 
 

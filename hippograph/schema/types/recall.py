@@ -62,8 +62,13 @@ class RecalledMemory:
     @classmethod
     def from_item(cls, item: RecalledItem) -> RecalledMemory:
         return cls(
-            id=strawberry.ID(item.id), content=item.content, mode=RecallMode(item.mode.value), tier=item.tier,
-            score=item.score, components=ScoreComponents(**asdict(item.components)), tokens=item.tokens,
+            id=strawberry.ID(item.id),
+            content=item.content,
+            mode=RecallMode(item.mode.value),
+            tier=item.tier,
+            score=item.score,
+            components=ScoreComponents(**asdict(item.components)),
+            tokens=item.tokens,
         )
 
 
@@ -77,18 +82,24 @@ class RankedMemory:
     memory: Memory | None = strawberry.field(resolver=stored_memory, description="The stored memory behind this row.")
 
 
-@strawberry.type(description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
-                             "else skipped; nothing under `ofTop` times the first item's score is delivered.")
+@strawberry.type(
+    description="A score above `fullAbove` is shown in full, above `summaryAbove` as its summary, "
+    "else skipped; nothing under `ofTop` times the first item's score is delivered."
+)
 class RecallGates:
     full_above: float
     summary_above: float
-    of_top: float = strawberry.field(description="The share of the first item's score an item must reach to be "
-                                                 "delivered, whatever budget is left (0: the whole budget).")
+    of_top: float = strawberry.field(
+        description="The share of the first item's score an item must reach to be "
+        "delivered, whatever budget is left (0: the whole budget)."
+    )
 
 
-@strawberry.type(description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
-                             "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
-                             "component, or the `carried` component where that is more.")
+@strawberry.type(
+    description="The profile's weights: score = (vector·vector + keyword·keyword + recency·recency + "
+    "relation·relation) × (1 + timeBoost·time) × (1 + periodBoost·period), each term a "
+    "component, or the `carried` component where that is more."
+)
 class RecallWeights:
     vector: float
     keyword: float
@@ -96,8 +107,10 @@ class RecallWeights:
     relation: float
     time_boost: float
     period_boost: float
-    carry: float = strawberry.field(description="A strong match's session neighbour scores at least this times the "
-                                                "match's strength (the `carried` component); 0: nothing is carried.")
+    carry: float = strawberry.field(
+        description="A strong match's session neighbour scores at least this times the "
+        "match's strength (the `carried` component); 0: nothing is carried."
+    )
 
 
 @strawberry.type
@@ -121,20 +134,33 @@ class RecallAnswer:
     totals: RecallTotals
     profile: str
     timings: RecallTimings | None
-    gates: RecallGates | None = strawberry.field(description="The profile's lines; null when it keeps each tier's "
-                                                             "top k instead (hanzo).")
+    gates: RecallGates | None = strawberry.field(
+        description="The profile's lines; null when it keeps each tier's top k instead (hanzo)."
+    )
     weights: RecallWeights
-    recall_id: strawberry.ID | None = strawberry.field(description=(
-        "The audit event that logged this recall and the ids it returned: give it to recordDecision's "
-        "`informedBy` to say this recall informed the decision."))
+    recall_id: strawberry.ID | None = strawberry.field(
+        description=(
+            "The audit event that logged this recall and the ids it returned: give it to recordDecision's "
+            "`informedBy` to say this recall informed the decision."
+        )
+    )
     ranked: strawberry.Private[list[Candidate]]
 
-    @strawberry.field(description="The ranking `items` were chosen from, best first: every candidate above the "
-                                  "profile's floor, before the budget.")
+    @strawberry.field(
+        description="The ranking `items` were chosen from, best first: every candidate above the "
+        "profile's floor, before the budget."
+    )
     def ranking(self, first: int = 20) -> list[RankedMemory]:
-        return [RankedMemory(id=strawberry.ID(c.id), content=c.content, tier=c.tier, score=c.score,
-                             components=ScoreComponents(**asdict(c.components)))
-                for c in self.ranked[:bounded(first, "first")]]
+        return [
+            RankedMemory(
+                id=strawberry.ID(c.id),
+                content=c.content,
+                tier=c.tier,
+                score=c.score,
+                components=ScoreComponents(**asdict(c.components)),
+            )
+            for c in self.ranked[: bounded(first, "first")]
+        ]
 
     @classmethod
     def from_result(cls, result: RecallResult) -> RecallAnswer:
@@ -142,13 +168,16 @@ class RecallAnswer:
         return cls(
             items=[RecalledMemory.from_item(item) for item in result.items],
             totals=RecallTotals(
-                items=result.totals.items, tokens=result.totals.tokens,
-                budget_items=result.totals.budget.items, budget_tokens=result.totals.budget.tokens,
+                items=result.totals.items,
+                tokens=result.totals.tokens,
+                budget_items=result.totals.budget.items,
+                budget_tokens=result.totals.budget.tokens,
             ),
             profile=result.profile,
             timings=RecallTimings(embed_ms=t.embed_ms, query_ms=t.query_ms, total_ms=t.total_ms) if t else None,
             gates=RecallGates(full_above=result.lines[0], summary_above=result.lines[1], of_top=result.lines[2])
-            if result.lines else None,
+            if result.lines
+            else None,
             weights=RecallWeights(**result.weights),
             recall_id=strawberry.ID(result.event_id) if result.event_id else None,
             ranked=result.ranking,

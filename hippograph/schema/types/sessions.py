@@ -20,7 +20,9 @@ from hippograph.schema.types.common import native_time
 from hippograph.schema.types.nodes import Memory
 
 
-@strawberry.type(name="TranscriptEntry", description="A turn of the conversation, or the standing summary of older turns.")
+@strawberry.type(
+    name="TranscriptEntry", description="A turn of the conversation, or the standing summary of older turns."
+)
 class TranscriptLine:
     id: strawberry.ID
     role: str
@@ -30,13 +32,21 @@ class TranscriptLine:
     is_summary: bool
     position: int
     ref: str | None
-    item: JSON | None = strawberry.field(description="The turn's item as it was appended (scrubbed); null when none was.")
+    item: JSON | None = strawberry.field(
+        description="The turn's item as it was appended (scrubbed); null when none was."
+    )
 
     @classmethod
     def from_entry(cls, entry: TranscriptEntry) -> TranscriptLine:
         return cls(
-            id=strawberry.ID(entry.id), role=entry.role, content=entry.content, tokens=entry.tokens,
-            at=native_time(entry.at), is_summary=entry.is_summary, position=entry.position, ref=entry.ref,
+            id=strawberry.ID(entry.id),
+            role=entry.role,
+            content=entry.content,
+            tokens=entry.tokens,
+            at=native_time(entry.at),
+            is_summary=entry.is_summary,
+            position=entry.position,
+            ref=entry.ref,
             item=cast("JSON | None", entry.item),
         )
 
@@ -58,10 +68,15 @@ class Session:
     async def transcript(self, info: Info) -> list[TranscriptLine]:
         return [TranscriptLine.from_entry(e) for e in await sessions.transcript(info.context.call, str(self.id))]
 
-    @strawberry.field(description="The session as an Izanagi session document (tasks, active context); null when none was imported.")
+    @strawberry.field(
+        description="The session as an Izanagi session document (tasks, active context); null when none was imported."
+    )
     async def document(self, info: Info) -> JSON | None:
         try:
-            return cast(JSON, await documents.export_document(info.context.call, DocumentKind.SESSION, self.project, str(self.id)))
+            return cast(
+                JSON,
+                await documents.export_document(info.context.call, DocumentKind.SESSION, self.project, str(self.id)),
+            )
         except NotFound:
             return None
 

@@ -20,7 +20,11 @@ from hippograph.schema.types.nodes import Entity
 
 async def _entities(info: Info, kind: StoredEntityType, project: str | None, active_only: bool) -> list[Entity]:
     page = await browse.entities(
-        info.context.call, entity_type=kind, project=project, first=MAX_PAGE, user_level=project is None,
+        info.context.call,
+        entity_type=kind,
+        project=project,
+        first=MAX_PAGE,
+        user_level=project is None,
     )
     entities = [Entity.from_row(row) for row in page.rows]
     return [e for e in entities if e.valid_until is None] if active_only else entities

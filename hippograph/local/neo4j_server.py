@@ -3,7 +3,7 @@
 Neo4j Community and Neo4j Browser come from Maven Central (``docker/pom.xml``):
 Maven copies the jars once into ``<state>/neo4j/lib`` and the server runs as
 ``java -cp 'lib/*' org.neo4j.server.Neo4jCommunity`` — the same code the
-Neo4j tarball runs — on a Java 21+ (``hippograph.local_java``), with a config
+Neo4j tarball runs — on a Java 21+ (``hippograph.local.java``), with a config
 written from ``docker/neo4j.conf``.
 
 Opening a store written by an older Neo4j upgrades it in place, and there is no way
@@ -27,7 +27,7 @@ from pathlib import Path
 from string import Template
 
 from hippograph.config import RESOURCES, Settings
-from hippograph.local_java import Java, JavaNotFound, find_java
+from hippograph.local.java import Java, JavaNotFound, find_java
 
 POM = RESOURCES / "neo4j" / "pom.xml"
 CONF_TEMPLATE = RESOURCES / "neo4j" / "neo4j.conf"
@@ -135,10 +135,14 @@ def start(settings: Settings, timeout: float = 180.0, log: Log = print) -> Statu
     if current.running:
         log(f"{current.describe()} — already started, nothing to do")
         return current
-    for port, variable in ((settings.neo4j_bolt_port, "HIPPOGRAPH_NEO4J_BOLT_PORT"), (settings.neo4j_http_port, "HIPPOGRAPH_NEO4J_HTTP_PORT")):
+    for port, variable in (
+        (settings.neo4j_bolt_port, "HIPPOGRAPH_NEO4J_BOLT_PORT"),
+        (settings.neo4j_http_port, "HIPPOGRAPH_NEO4J_HTTP_PORT"),
+    ):
         if _port_taken(port):
             raise LocalNeo4jError(
-                f"port {port} on 127.0.0.1 is already in use by another process; stop that process or choose another port with {variable}"
+                f"port {port} on 127.0.0.1 is already in use by another process; "
+                f"stop that process or choose another port with {variable}"
             )
     lay = layout(settings)
     stored = (lay.data / "databases").exists()
@@ -146,7 +150,8 @@ def start(settings: Settings, timeout: float = 180.0, log: Log = print) -> Statu
         raise LocalNeo4jError(
             f"the store under {lay.data} was written by Neo4j {_store_version(lay)}, newer than the {neo4j_version()} "
             "this hippograph runs, which cannot open it: use the hippograph that wrote it, or load a dump made "
-            "before it was upgraded (`hippograph neo4j load FOLDER`)")
+            "before it was upgraded (`hippograph neo4j load FOLDER`)"
+        )
     java = _java()
     log(f"Neo4j {neo4j_version()} on {java.describe()}")
     resolve_jars(lay, log=log)
@@ -160,16 +165,32 @@ def start(settings: Settings, timeout: float = 180.0, log: Log = print) -> Statu
     started = time.monotonic()
     with open(lay.console_log, "ab") as out:
         proc = subprocess.Popen(
-            [str(java.executable), f"-Xms{settings.neo4j_heap}", f"-Xmx{settings.neo4j_heap}", *jvm_options(java),
-             "-cp", f"{lay.lib}/*", ENTRY_POINT, f"--home-dir={lay.home}", f"--config-dir={lay.conf}"],
-            cwd=lay.home, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            [
+                str(java.executable),
+                f"-Xms{settings.neo4j_heap}",
+                f"-Xmx{settings.neo4j_heap}",
+                *jvm_options(java),
+                "-cp",
+                f"{lay.lib}/*",
+                ENTRY_POINT,
+                f"--home-dir={lay.home}",
+                f"--config-dir={lay.conf}",
+            ],
+            cwd=lay.home,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
     lay.pid_file.write_text(str(proc.pid))
     while time.monotonic() - started < timeout:
         if proc.poll() is not None:
             lay.pid_file.unlink(missing_ok=True)
-            raise LocalNeo4jError(f"Neo4j exited with code {proc.returncode} while starting; last lines of {lay.console_log}:\n{_tail(lay.console_log)}")
+            raise LocalNeo4jError(
+                f"Neo4j exited with code {proc.returncode} while starting; "
+                f"last lines of {lay.console_log}:\n{_tail(lay.console_log)}"
+            )
         if _bolt_answers(settings.neo4j_bolt_port) and _http_answers(settings.neo4j_http_port):
             lay.store_version.write_text(neo4j_version())
             current = status(settings)
@@ -219,12 +240,16 @@ def dump_before_upgrade(java: Java, lay: Layout, env: dict[str, str], log: Log =
     """Dump every database of a store an older Neo4j wrote, before this one upgrades it for good."""
     older = _store_version(lay)
     target = lay.dumps / f"before-{neo4j_version()}-from-{older}-{time.strftime('%Y%m%dT%H%M%S')}"
-    log(f"the store was written by Neo4j {older}; Neo4j {neo4j_version()} upgrades it in place, one way: "
-        f"dumping it first into {target}")
+    log(
+        f"the store was written by Neo4j {older}; Neo4j {neo4j_version()} upgrades it in place, one way: "
+        f"dumping it first into {target}"
+    )
     try:
         dumped = _dump_into(java, lay, env, target)
     except LocalNeo4jError as exc:
-        raise LocalNeo4jError(f"could not dump the store before upgrading it, so it was not started (nothing changed): {exc}") from None
+        raise LocalNeo4jError(
+            f"could not dump the store before upgrading it, so it was not started (nothing changed): {exc}"
+        ) from None
     log(f"dumped {dumped} into {target} (load with `neo4j-admin database load` of Neo4j {older})")
     return target
 
@@ -260,7 +285,9 @@ def _dumps_in(folder: Path) -> str:
 
 def _offline(settings: Settings, action: str) -> tuple[Java, Layout, dict[str, str]]:
     if status(settings).running:
-        raise LocalNeo4jError(f"Neo4j is running: `hippograph neo4j stop` first (Community can {action} only a stopped database)")
+        raise LocalNeo4jError(
+            f"Neo4j is running: `hippograph neo4j stop` first (Community can {action} only a stopped database)"
+        )
     lay = layout(settings)
     if not (lay.data / "databases").exists():
         raise LocalNeo4jError(f"there is no store under {lay.data} yet: `hippograph neo4j start` makes one")
@@ -279,8 +306,13 @@ def _java() -> Java:
 
 def _admin(java: Java, lay: Layout, env: dict[str, str], *args: str) -> None:
     """Run neo4j-admin from the server's own jars."""
-    result = subprocess.run([str(java.executable), *jvm_options(java), "-cp", f"{lay.lib}/*", ADMIN_TOOL, *args],
-                            cwd=lay.home, env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [str(java.executable), *jvm_options(java), "-cp", f"{lay.lib}/*", ADMIN_TOOL, *args],
+        cwd=lay.home,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if result.returncode != 0:
         raise LocalNeo4jError(f"neo4j-admin {' '.join(args[:2])} failed:\n{(result.stdout + result.stderr)[-2000:]}")
 
@@ -308,9 +340,18 @@ def resolve_jars(lay: Layout, log: Log = print, pom: Path = POM) -> None:
     if lay.lib.exists():
         shutil.rmtree(lay.lib)
     result = subprocess.run(
-        [mvn, "-q", "-B", "-f", str(pom), "dependency:copy-dependencies",
-         f"-DoutputDirectory={lay.lib}", "-DincludeScope=runtime"],
-        capture_output=True, text=True,
+        [
+            mvn,
+            "-q",
+            "-B",
+            "-f",
+            str(pom),
+            "dependency:copy-dependencies",
+            f"-DoutputDirectory={lay.lib}",
+            "-DincludeScope=runtime",
+        ],
+        capture_output=True,
+        text=True,
     )
     if result.returncode != 0:
         raise LocalNeo4jError(f"Maven could not resolve the Neo4j jars:\n{(result.stdout + result.stderr)[-3000:]}")

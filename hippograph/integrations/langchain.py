@@ -2,7 +2,7 @@
 
 Install the extra (``pip install 'hippograph[langchain]'``: ``langchain-core`` alone)::
 
-    from hippograph.langchain import HippographChatMessageHistory, HippographRetriever
+    from hippograph.integrations.langchain import HippographChatMessageHistory, HippographRetriever
 
     retriever = HippographRetriever(url="http://127.0.0.1:8000", key=key, project="shop")
     docs = retriever.invoke("how do we deploy?")     # page_content, metadata: score, components …
@@ -24,14 +24,32 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import SecretStr
 
 from hippograph.client import (
-    AsyncClient, Client, ErrorCode, HippographError, Operation, Priority, RecallProfile, RecallResult, Tier,
-    TranscriptEntry, append_turn, forget_session, recall, start_session, transcript,
+    AsyncClient,
+    Client,
+    ErrorCode,
+    HippographError,
+    Operation,
+    Priority,
+    RecallProfile,
+    RecallResult,
+    Tier,
+    TranscriptEntry,
+    append_turn,
+    forget_session,
+    recall,
+    start_session,
+    transcript,
 )
 
 # Message types as a session's transcript names their speakers, and back.
 _ROLES = {HumanMessage: "user", AIMessage: "assistant", SystemMessage: "system", ToolMessage: "tool"}
-_MESSAGES: dict[str, type[BaseMessage]] = {"user": HumanMessage, "human": HumanMessage, "assistant": AIMessage,
-                                           "ai": AIMessage, "system": SystemMessage}
+_MESSAGES: dict[str, type[BaseMessage]] = {
+    "user": HumanMessage,
+    "human": HumanMessage,
+    "assistant": AIMessage,
+    "ai": AIMessage,
+    "system": SystemMessage,
+}
 
 
 class HippographRetriever(BaseRetriever):
@@ -53,8 +71,15 @@ class HippographRetriever(BaseRetriever):
 
     def _recall(self, query: str) -> Operation[RecallResult]:
         # The ranking is the explorer's; a retriever hands over the delivered items only.
-        return recall(query, priority=self.priority, profile=self.profile, tiers=self.tiers, project=self.project,
-                      session=self.session, ranking=1)
+        return recall(
+            query,
+            priority=self.priority,
+            profile=self.profile,
+            tiers=self.tiers,
+            project=self.project,
+            session=self.session,
+            ranking=1,
+        )
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         with Client(self.url, self.key.get_secret_value(), timeout=self.timeout) as hg:
@@ -70,10 +95,18 @@ class HippographRetriever(BaseRetriever):
 def documents(result: RecallResult) -> list[Document]:
     """A recall's delivered items as documents, in order, each with why it came back."""
     return [
-        Document(page_content=item.content, id=item.id, metadata={
-            "id": item.id, "tier": item.tier.value, "mode": item.mode.value, "score": item.score,
-            "tokens": item.tokens, "components": dataclasses.asdict(item.components),
-        })
+        Document(
+            page_content=item.content,
+            id=item.id,
+            metadata={
+                "id": item.id,
+                "tier": item.tier.value,
+                "mode": item.mode.value,
+                "score": item.score,
+                "tokens": item.tokens,
+                "components": dataclasses.asdict(item.components),
+            },
+        )
         for item in result.items
     ]
 
@@ -87,7 +120,9 @@ class HippographChatMessageHistory(BaseChatMessageHistory):
     session (``forgetSession``): its turns, its memories and what was derived from them.
     """
 
-    def __init__(self, url: str, key: str, session_id: str, *, project: str | None = None, timeout: float = 60.0) -> None:
+    def __init__(
+        self, url: str, key: str, session_id: str, *, project: str | None = None, timeout: float = 60.0
+    ) -> None:
         self.client = Client(url, key, timeout=timeout)
         self.session_id = session_id
         self.project = project
@@ -134,5 +169,8 @@ def message(entry: TranscriptEntry) -> BaseMessage:
     if entry.is_summary:
         return SystemMessage(content=entry.content, id=entry.id)
     kind = _MESSAGES.get(entry.role)
-    return kind(content=entry.content, id=entry.id) if kind else ChatMessage(role=entry.role, content=entry.content,
-                                                                             id=entry.id)
+    return (
+        kind(content=entry.content, id=entry.id)
+        if kind
+        else ChatMessage(role=entry.role, content=entry.content, id=entry.id)
+    )

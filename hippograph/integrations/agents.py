@@ -3,7 +3,7 @@
 Install the extra (``pip install 'hippograph[agents]'``: ``openai-agents``)::
 
     from agents import Agent, Runner
-    from hippograph.agents import HippographSession
+    from hippograph.integrations.agents import HippographSession
 
     session = HippographSession("chat-1", "http://127.0.0.1:8000", key, project="shop")
     result = await Runner.run(agent, "Where do we deploy?", session=session)
@@ -34,7 +34,14 @@ from agents.memory import SessionSettings
 from agents.memory.session_settings import coerce_session_settings, resolve_session_limit
 
 from hippograph.client import (
-    AsyncClient, ErrorCode, HippographError, TranscriptEntry, append_turn, forget, forget_session, start_session,
+    AsyncClient,
+    ErrorCode,
+    HippographError,
+    TranscriptEntry,
+    append_turn,
+    forget,
+    forget_session,
+    start_session,
     transcript,
 )
 from hippograph.config import MAX_TURN_CHARS
@@ -50,12 +57,21 @@ _NOT_TEXT = frozenset({"id", "call_id", "type", "status", "role", "encrypted_con
 class HippographSession:
     """The SDK's ``Session`` protocol on a hippograph session (see the module docstring)."""
 
-    def __init__(self, session_id: str, url: str, key: str, *, project: str | None = None, timeout: float = 60.0,
-                 session_settings: SessionSettings | dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        url: str,
+        key: str,
+        *,
+        project: str | None = None,
+        timeout: float = 60.0,
+        session_settings: SessionSettings | dict[str, Any] | None = None,
+    ) -> None:
         self.session_id = session_id
         # As SQLiteSession takes them: settings, or their fields as a dict (an unknown one a TypeError).
-        self.session_settings = (coerce_session_settings(session_settings) if session_settings is not None
-                                 else SessionSettings())
+        self.session_settings = (
+            coerce_session_settings(session_settings) if session_settings is not None else SessionSettings()
+        )
         self.url = url
         self.key = key
         self.project = project
@@ -82,7 +98,7 @@ class HippographSession:
             items = items[:1] + with_their_calls(items[1:])
         if wanted is None or wanted < 0:
             return items
-        return items[max(0, len(items) - wanted):] if wanted else []
+        return items[max(0, len(items) - wanted) :] if wanted else []
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         async with self._client() as hg:
@@ -115,8 +131,9 @@ def turn(each: TResponseInputItem) -> tuple[str, str]:
     """Who said an item (a message's role, any other item's type) and its text, as a reader would read it."""
     value: dict[str, Any] = dict(each)
     kind = value.get("type")
-    said_by = next((v.strip() for v in (value.get("role"), kind)
-                    if isinstance(v, str) and 0 < len(v.strip()) <= MAX_ROLE), "item")
+    said_by = next(
+        (v.strip() for v in (value.get("role"), kind) if isinstance(v, str) and 0 < len(v.strip()) <= MAX_ROLE), "item"
+    )
     read = _CONTROL.sub("", _text(value)).strip() or f"[{said_by}]"
     if len(read) > MAX_TURN_CHARS:
         # Cut between words, so that no secret is cut in half and its half let through the server's scrubbing.
@@ -181,8 +198,10 @@ def _arguments(arguments: Any) -> str:
 
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
-        return ", ".join(f"{key}: {_plain(each) if not isinstance(each, dict) else f'({_plain(each)})'}"
-                         for key, each in value.items())
+        return ", ".join(
+            f"{key}: {_plain(each) if not isinstance(each, dict) else f'({_plain(each)})'}"
+            for key, each in value.items()
+        )
     if isinstance(value, list):
         return ", ".join(_plain(each) for each in value)
     if isinstance(value, bool) or value is None:

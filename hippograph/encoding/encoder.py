@@ -1,38 +1,36 @@
 """The encoder's forward pass, packed: many passages in one sequence, each attending only to itself.
 
-A memory's vector is the mean of its passages (``hippograph.embedding``). Encoding
+The figures behind each choice below are in bench/encoder.md.
+
+A memory's vector is the mean of its passages (``hippograph.encoding.embedding``). Encoding
 them as a padded batch pads every passage to the longest; encoding them one call
 at a time reads the model's weights once per passage. Packed, the passages of a
 row sit end to end, each with its own [CLS]…[SEP], position ids restarting at 0
 and a block-diagonal attention mask, so each token sees exactly what it would see
-if its passage were encoded alone: the vectors are the same (measured: largest
-difference 2e-7 on LoCoMo turns) for the cost of one sequence of their total
-length. Measured on one thread, per LoCoMo turn of about 3.4 passages, p50 / p95:
-18.7 / 37.2 ms as a padded batch through sentence-transformers, 13.0 / 23.4 ms packed.
+if its passage were encoded alone: the vectors are the same, for the cost of one
+sequence of their total length, and faster than a padded batch.
 
-The module is traced and frozen with TorchScript once at load (about 0.4 s), which
-takes the Python dispatch of the eager model off every call (a query: 8.7 → 6.9 ms
-p50), and checked against the eager model before it is used.
+The module is traced and frozen with TorchScript once at load, which takes the
+Python dispatch of the eager model off every call, and checked against the eager
+model before it is used. TorchScript keeps a frozen module's constants for the life of the
+process, even once nothing refers to it (bench/encoder.md: all-mpnet-base-v2 held 1.6 GB more after
+each load), so a process traces each model's module once and every later encoder of that model shares it.
 
 A BERT query's encoder (``quantized=True``) has its linear layers quantized to int8 —
 weights per output channel, activations per call (PyTorch dynamic quantization):
-a question encodes in 1.2 ms instead of 6.5 ms (p50, one thread), because on this
-CPU a short sequence's cost is reading the weights. Its vectors lie within cosine
-0.98 (mean; 0.968 at worst) of the full-precision ones, and on LoCoMo (760
-questions, vector signal alone, memories encoded in full precision) they retrieve
-as well: Recall@10 0.616 against 0.606, Hit@1 0.295 against 0.288. An activation
-scale comes from the whole call, so a query is always encoded alone: its vector
-depends on its text only. An MPNet's queries are not quantized (``for_queries``).
+on this CPU a short sequence's cost is reading the weights, so a question encodes
+several times faster, and its vectors retrieve as well as the full-precision ones.
+An activation scale comes from the whole call, so a query is always encoded alone:
+its vector depends on its text only. An MPNet's queries are not quantized here
+(``for_queries``; ``hippograph.encoding.onnx_queries`` runs them in int8).
 Memories are encoded in full precision or in bfloat16 (below);
 in int8 only when ``HIPPOGRAPH_DOCUMENT_VECTORS=int8`` asks, one passage per call as queries are.
 
-Memories may be encoded in bfloat16 (``bfloat16=True``) where the CPU multiplies it
-natively (AVX-512 BF16, AMX): the weights and activations are rounded to bfloat16, the
-products summed in float32, the pooling done in float32. Per LoCoMo turn on one thread,
-7.6 ms against 15.7 ms in float32, and every vector within cosine 0.9999 of the float32
-one (largest difference of a coordinate 0.002 between a passage packed and alone). The
-eager module runs it: traced, bfloat16 was slower here, and the trace check below is a
-float32 one.
+Memories may be encoded in bfloat16 (``bfloat16=True``, a setting, never chosen by ``auto``) where the CPU
+multiplies it natively (AVX-512 BF16, AMX): the weights and activations are rounded to bfloat16, the
+products summed in float32, the pooling done in float32, with vectors all but the float32 ones. It
+once halved float32's time here and now takes longer. The eager module runs it: traced, bfloat16 was
+slower still, and the trace check below is a float32 one.
 
 Only a BERT or MPNet encoder followed by mean pooling takes this path (both shipped models);
 ``PackedEncoder.supports`` says whether a loaded sentence-transformers model is one.
@@ -58,6 +56,9 @@ ROWS_PER_CALL = 16
 TRACE_TOLERANCE = 1e-4
 # The transformer classes packing takes: MiniLM-L6 is a BERT, all-mpnet-base-v2 an MPNet.
 ENCODERS = ("BertModel", "MPNetModel")
+# The modules this process has traced, by model folder and whether int8 was asked for, each with whether
+# it was quantized (above: a traced module is never freed, so each is traced once).
+_TRACED: dict[tuple[str, bool], tuple[Any, bool]] = {}
 
 
 class PackedEncoder:
@@ -70,22 +71,29 @@ class PackedEncoder:
         self._tokenizer = sentence_model.tokenizer
         self._max_length = int(sentence_model.max_seq_length)
         self._row_tokens = max(ROW_TOKENS, self._max_length)
-        eager = copy.deepcopy(sentence_model[0].auto_model).eval()
-        eager.config.return_dict = False
+        loaded = sentence_model[0].auto_model
         # MPNet numbers positions after its padding index, as RoBERTa does, and takes no token types.
-        self._mpnet = _is_mpnet(eager)
-        self._first_position = eager.embeddings.padding_idx + 1 if self._mpnet else 0
-        self.quantized = quantized and self._quantize(eager)
-        self.bfloat16 = bfloat16 and not self.quantized
-        self._model = eager.to(torch.bfloat16) if self.bfloat16 else self._traced(eager)
+        self._mpnet = _is_mpnet(loaded)
+        self._first_position = loaded.embeddings.padding_idx + 1 if self._mpnet else 0
+        self.bfloat16 = bfloat16
+        if bfloat16:
+            # bfloat16 runs the eager module (below), which is freed with its encoder.
+            self.quantized = False
+            self._model = _eager(loaded).to(torch.bfloat16)
+            return
+        key = (str(loaded.config.name_or_path), quantized)
+        if key not in _TRACED:
+            eager = _eager(loaded)
+            done = quantized and self._quantize(eager)
+            _TRACED[key] = (self._traced(eager), done)
+        self._model, self.quantized = _TRACED[key]
 
     @classmethod
-    def for_queries(cls, sentence_model: Any, bfloat16: bool) -> PackedEncoder:
-        """A query's encoder: int8 for a BERT (above); an MPNet in bfloat16 where the CPU computes it natively
-        (``bfloat16``), else in full precision. In int8 (but its feed-forward outputs) MPNet lost 2.6 points
-        of Hit@1 (0.229 to 0.203, vector alone, 231 LoCoMo questions), in bfloat16 none, and it was no faster."""
+    def for_queries(cls, sentence_model: Any) -> PackedEncoder:
+        """A query's encoder: int8 for a BERT (above); an MPNet in full precision. In int8 (but its feed-forward
+        outputs) MPNet lost Hit@1, and in bfloat16 it was slower than in float32 (bench/encoder.md)."""
         if _is_mpnet(sentence_model[0].auto_model):
-            return cls(sentence_model, bfloat16=bfloat16)
+            return cls(sentence_model)
         return cls(sentence_model, quantized=True)
 
     @staticmethod
@@ -109,13 +117,13 @@ class PackedEncoder:
         pooled: list[Any] = [None] * len(token_ids)
         with torch.inference_mode():
             for start in range(0, len(rows), ROWS_PER_CALL):
-                batch = rows[start:start + ROWS_PER_CALL]
+                batch = rows[start : start + ROWS_PER_CALL]
                 hidden = self._model(*self._inputs(batch, token_ids))[0].float()
                 for row_index, row in enumerate(batch):
                     offset = 0
                     for text_index in row:
                         length = len(token_ids[text_index])
-                        pooled[text_index] = hidden[row_index, offset:offset + length].mean(dim=0)
+                        pooled[text_index] = hidden[row_index, offset : offset + length].mean(dim=0)
                         offset += length
             vectors = torch.nn.functional.normalize(torch.stack(pooled), dim=1)
         array: np.ndarray = vectors.numpy().astype(np.float32, copy=False)
@@ -134,9 +142,9 @@ class PackedEncoder:
             offset = 0
             for text_index in row:
                 length = len(token_ids[text_index])
-                ids[row_index, offset:offset + length] = torch.tensor(token_ids[text_index])
-                positions[row_index, offset:offset + length] = torch.arange(length) + self._first_position
-                passage[row_index, offset:offset + length] = text_index
+                ids[row_index, offset : offset + length] = torch.tensor(token_ids[text_index])
+                positions[row_index, offset : offset + length] = torch.arange(length) + self._first_position
+                passage[row_index, offset : offset + length] = text_index
                 offset += length
         mask = (passage[:, :, None] == passage[:, None, :])[:, None]
         if self._mpnet:
@@ -172,8 +180,11 @@ class PackedEncoder:
 
         if not self._mpnet:
             return {self._torch.nn.Linear: per_channel_dynamic_qconfig}
-        return {name: per_channel_dynamic_qconfig for name, module in eager.named_modules()
-                if isinstance(module, self._torch.nn.Linear) and not name.endswith(".output.dense")}
+        return {
+            name: per_channel_dynamic_qconfig
+            for name, module in eager.named_modules()
+            if isinstance(module, self._torch.nn.Linear) and not name.endswith(".output.dense")
+        }
 
     def _traced(self, eager: Any) -> Any:
         """The model traced and frozen, if it gives the eager model's output; else the eager model."""
@@ -186,7 +197,9 @@ class PackedEncoder:
             with torch.inference_mode(), warnings.catch_warnings():
                 # The tracer warns about every Python branch it records; the check below is what counts.
                 warnings.simplefilter("ignore")
-                traced = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(eager, inputs, strict=False).eval()))
+                traced = torch.jit.optimize_for_inference(
+                    torch.jit.freeze(torch.jit.trace(eager, inputs, strict=False).eval())
+                )
                 check = self._inputs([[2, 0], [1]], token_ids)
                 difference = float((traced(*check)[0] - eager(*check)[0]).abs().max())
         except Exception as exc:  # tracing is best effort: the eager model is always right
@@ -196,6 +209,13 @@ class PackedEncoder:
             log.warning("traced encoder differs from the eager model by %.2g; using the eager model", difference)
             return eager
         return traced
+
+
+def _eager(loaded: Any) -> Any:
+    """A copy of the loaded transformer to trace or quantize, in inference mode, returning tuples."""
+    eager = copy.deepcopy(loaded).eval()
+    eager.config.return_dict = False
+    return eager
 
 
 def _is_mpnet(transformer: Any) -> bool:

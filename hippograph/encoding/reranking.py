@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hippograph.embedding import EmbeddingError, resolve_model
+from hippograph.encoding.embedding import EmbeddingError, resolve_model
 
 
 class CrossEncoderError(RuntimeError):
@@ -37,6 +37,10 @@ class CrossEncoder:
     def rank(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
-        scores = self._model.predict([(query, passage) for passage in passages], batch_size=self.batch_size,
-                                     show_progress_bar=False, convert_to_numpy=True)
+        scores = self._model.predict(
+            [(query, passage) for passage in passages],
+            batch_size=self.batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
         return [float(score) for score in scores.reshape(len(passages), -1)[:, 0]]

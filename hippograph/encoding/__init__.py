@@ -1,0 +1,1 @@
+"""The models that turn text into vectors: loading, verifying, encoding, reranking."""

@@ -28,7 +28,7 @@ CITATION = (
 SECTIONS = (("locomo", "locomo.json"), ("fit", "fit.json"), ("latency", "latency.json"))
 # Pages that write their own markdown (hippograph_bench.writes, .api, .lifecycle, .seed), the million-memory
 # latency page (that store measured on its own, `--sizes 1000000`), the ranking page (what shapes hybrid's
-# ranking, written by hand from `bench/mpnet/fit.md`) and the encoders page (each encoder candidate's quality
+# ranking, written by hand from `bench/fit.md`) and the encoders page (each encoder candidate's quality
 # and clock, written by hand from the pages it names): included as they are.
 PAGES = ("seed.md", "latency-1m.md", "lifecycle.md", "writes.md", "api.md", "ranking.md", "encoders.md", "langgraph.md")
 # The latency results whose statement parts are set beside what each signal earns.

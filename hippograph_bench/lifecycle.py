@@ -68,7 +68,9 @@ def evaluate(
     transcript_budget: int = TRANSCRIPT_BUDGET,
 ) -> dict[str, Any]:
     services = bench_services(services)
-    services = dataclasses.replace(services, settings=dataclasses.replace(services.settings, transcript_budget=transcript_budget))
+    services = dataclasses.replace(
+        services, settings=dataclasses.replace(services.settings, transcript_budget=transcript_budget)
+    )
     profiles = dict(profiles or methods())
     asked: list[Asked] = []
     played_seconds = 0.0
@@ -83,8 +85,10 @@ def evaluate(
                     tokens["stored"] += stored_tokens(services, conversation.user_id)
                     tokens["raw"] += raw_tokens(services, conversation)
                     tokens["memories"] += len(refs)
-                    shown.write(f"{data.name} {conversation.sample_id}: {len(refs)} memories after the lifecycle, "
-                                f"{len(conversation.questions)} questions")
+                    shown.write(
+                        f"{data.name} {conversation.sample_id}: {len(refs)} memories after the lifecycle, "
+                        f"{len(conversation.questions)} questions"
+                    )
                     asked += ask_all(services, data, conversation, profiles, refs, shown)
     result = summarise_sets(asked, sets, profiles, services, played_seconds)
     result["lifecycle"] = {
@@ -108,7 +112,8 @@ def page(result: dict[str, Any], raw: dict[str, Any] | None) -> str:
         "## Recall after the session lifecycle",
         "",
         f"Each conversation played through `append_turn` (transcript budget {life['transcript_budget']} tokens: "
-        f"past {TRANSCRIPT_TRIGGER:.0%} the oldest third is summarised and its facts kept), session ends and consolidation; "
+        f"past {TRANSCRIPT_TRIGGER:.0%} the oldest third is summarised and its facts kept), "
+        "session ends and consolidation; "
         "a returned fact "
         "counts for the turns it derives from. "
         f"Stored at the end: {life['stored_tokens']} tokens in {life['memories']} memories, "
@@ -116,12 +121,19 @@ def page(result: dict[str, Any], raw: dict[str, Any] | None) -> str:
     ]
     for name, measured in result["sets"].items():
         before = ((raw or {}).get("sets") or {}).get(name, {}).get("results", {})
-        lines += ["", f"### {name} ({measured['questions']} questions)", "",
-                  "| method | run | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"### {name} ({measured['questions']} questions)",
+            "",
+            "| method | run | recall@5 | recall@10 | recall@20 | hit@1 | ndcg@5 |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for method, scores in measured["results"].items():
             runs = [("lifecycle", scores)] + ([("raw turns", before[method])] if method in before else [])
             for run, values in runs:
-                lines.append(f"| {method} | {run} | " + " | ".join(f"{values[m]:.3f}" for m in
-                                                               ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5")) + " |")
+                lines.append(
+                    f"| {method} | {run} | "
+                    + " | ".join(f"{values[m]:.3f}" for m in ("recall@5", "recall@10", "recall@20", "hit@1", "ndcg@5"))
+                    + " |"
+                )
     return "\n".join(lines) + "\n"

@@ -218,17 +218,31 @@ def single(base: str, secret: str, questions: Sequence[str], progress: Callable[
     if not latencies:
         raise RuntimeError(f"every single-client recall failed: {errors[:3]}")
     return {
-        "queries": len(questions) - WARM_UP, "warm_up": WARM_UP, "latency_ms": spread(latencies),
-        "server_ms": {"embed": spread(server["embedMs"]), "query": spread(server["queryMs"]),
-                      "total": spread(server["totalMs"])},
-        "errors": len(errors), "error_examples": errors[:ERROR_EXAMPLES],
+        "queries": len(questions) - WARM_UP,
+        "warm_up": WARM_UP,
+        "latency_ms": spread(latencies),
+        "server_ms": {
+            "embed": spread(server["embedMs"]),
+            "query": spread(server["queryMs"]),
+            "total": spread(server["totalMs"]),
+        },
+        "errors": len(errors),
+        "error_examples": errors[:ERROR_EXAMPLES],
         "meets_target": metrics.percentile(latencies, 95) <= TARGET_P95_MS,
     }
 
 
 def concurrent(
-    base: str, secrets: Sequence[str], seconds: float, questions: Sequence[str], turns: Sequence[str],
-    project: str, run_id: str, progress: Callable[[str], None], write_share: float = WRITE_SHARE, sessions: int = 0,
+    base: str,
+    secrets: Sequence[str],
+    seconds: float,
+    questions: Sequence[str],
+    turns: Sequence[str],
+    project: str,
+    run_id: str,
+    progress: Callable[[str], None],
+    write_share: float = WRITE_SHARE,
+    sessions: int = 0,
 ) -> tuple[list[Sample], float]:
     """One thread per key in ``secrets`` (a client each, one httpx.Client) until ``seconds`` have passed;
     every request sampled. A share ``write_share`` of requests are writes, to the project's PROJECT tier
@@ -266,8 +280,12 @@ def concurrent(
                 marker, repeat = None, False
                 if rng.random() < write_share:
                     kind, marker = "remember", f"{run_id}-c{index}-w{n}"
-                    variables = {"input": {"content": write_text(rng.choice(turns), marker),
-                                           **write_place(project, sessions, index + n)}}
+                    variables = {
+                        "input": {
+                            "content": write_text(rng.choice(turns), marker),
+                            **write_place(project, sessions, index + n),
+                        }
+                    }
                     query, read = REMEMBER, read_remember
                 else:
                     kind, query, read = "recall", RECALL, read_recall

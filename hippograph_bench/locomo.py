@@ -70,12 +70,18 @@ LISTED_CONVERSATIONS = 20
 
 # The two baselines, as profiles of the same recall statement: one signal, no floor.
 BM25 = RecallProfile(
-    name="bm25", weights=Weights(keyword=1.0), sources=frozenset({Source.KEYWORD}),
-    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0),
+    name="bm25",
+    weights=Weights(keyword=1.0),
+    sources=frozenset({Source.KEYWORD}),
+    relation=RelationBranch(anchor_k=0),
+    gates=Gates(full_above=-1.0, summary_above=-1.0),
 )
 VECTOR = RecallProfile(
-    name="vector", weights=Weights(vector=1.0), sources=frozenset({Source.VECTOR}),
-    relation=RelationBranch(anchor_k=0), gates=Gates(full_above=-1.0, summary_above=-1.0),
+    name="vector",
+    weights=Weights(vector=1.0),
+    sources=frozenset({Source.VECTOR}),
+    relation=RelationBranch(anchor_k=0),
+    gates=Gates(full_above=-1.0, summary_above=-1.0),
 )
 
 
@@ -114,7 +120,10 @@ def ingest(services: Services, conversation: Conversation) -> dict[str, list[str
         scope = Scope(conversation.user_id, None, session_id)
         items = [
             MemoryInput(
-                content=turn.content, tier=Tier.SESSION, kind="turn", created_at=turn.at,
+                content=turn.content,
+                tier=Tier.SESSION,
+                kind="turn",
+                created_at=turn.at,
                 attributes={"dia_id": turn.dia_id, "speaker": turn.speaker},
             )
             for turn in turns
@@ -128,7 +137,9 @@ def ingest(services: Services, conversation: Conversation) -> dict[str, list[str
 def bench_services(services: Services) -> Services:
     """The services with tier capacities large enough to hold a whole conversation."""
     settings = replace(
-        services.settings, session_capacity=LARGE_CAPACITY, project_capacity=LARGE_CAPACITY,
+        services.settings,
+        session_capacity=LARGE_CAPACITY,
+        project_capacity=LARGE_CAPACITY,
         long_term_capacity=LARGE_CAPACITY,
     )
     return replace(services, settings=settings)
@@ -163,13 +174,24 @@ class Asked:
 
 def ask(services: Services, conversation: Conversation, question: Question, profile: RecallProfile) -> RecallResult:
     """Recall for one question, as the conversation's user, at the question's date."""
-    return recall(services, question.text, Scope(conversation.user_id), Priority.CRITICAL, profile,
-                  now=conversation.asked_at(question), record_access=False)
+    return recall(
+        services,
+        question.text,
+        Scope(conversation.user_id),
+        Priority.CRITICAL,
+        profile,
+        now=conversation.asked_at(question),
+        record_access=False,
+    )
 
 
 def ask_all(
-    services: Services, data: DataSet, conversation: Conversation, profiles: Mapping[str, RecallProfile],
-    refs: Mapping[str, Sequence[str]], shown: Progress,
+    services: Services,
+    data: DataSet,
+    conversation: Conversation,
+    profiles: Mapping[str, RecallProfile],
+    refs: Mapping[str, Sequence[str]],
+    shown: Progress,
 ) -> list[Asked]:
     """Every question of the conversation asked of every method, scored; ``refs`` maps a memory to the
     turns it stands for (a turn or a part of one for itself, a fact for those it came from), in order."""
@@ -181,15 +203,23 @@ def ask_all(
         for name, profile in profiles.items():
             result = ask(services, conversation, question, profile)
             ranked = [ref for c in result.ranking for ref in refs.get(c.id, ())]
-            asked.append(Asked(
-                data.name, conversation.sample_id, question.kind, name,
-                metrics.score_question(ranked, set(question.evidence), by_session),
-                deliveries(services, result, profile, refs, question),
-                {share: delivered(services, result, gated, Priority.CRITICAL, refs, question)
-                 for share, gated in gates[name].items()},
-                shared == 0,
-                result.timings.embed_ms if result.timings else 0.0, result.timings.query_ms if result.timings else 0.0,
-            ))
+            asked.append(
+                Asked(
+                    data.name,
+                    conversation.sample_id,
+                    question.kind,
+                    name,
+                    metrics.score_question(ranked, set(question.evidence), by_session),
+                    deliveries(services, result, profile, refs, question),
+                    {
+                        share: delivered(services, result, gated, Priority.CRITICAL, refs, question)
+                        for share, gated in gates[name].items()
+                    },
+                    shared == 0,
+                    result.timings.embed_ms if result.timings else 0.0,
+                    result.timings.query_ms if result.timings else 0.0,
+                )
+            )
         shown.advance(1)
     return asked
 
@@ -213,8 +243,10 @@ def evaluate(
                     dia_ids = ingest(services, conversation)
                     ingest_seconds += time.perf_counter() - started
                     asked += ask_all(services, data, conversation, profiles, dia_ids, shown)
-                shown.write(f"{data.name} {n}/{len(data.conversations)} {conversation.sample_id}: {len(dia_ids)} "
-                            f"memories of {len(conversation.turns)} turns, {len(conversation.questions)} questions")
+                shown.write(
+                    f"{data.name} {n}/{len(data.conversations)} {conversation.sample_id}: {len(dia_ids)} "
+                    f"memories of {len(conversation.turns)} turns, {len(conversation.questions)} questions"
+                )
     return summarise_sets(asked, sets, profiles, services, ingest_seconds)
 
 
@@ -223,7 +255,10 @@ def questions(sets: Sequence[DataSet]) -> int:
 
 
 def deliveries(
-    services: Services, result: RecallResult, profile: RecallProfile, refs: Mapping[str, Sequence[str]],
+    services: Services,
+    result: RecallResult,
+    profile: RecallProfile,
+    refs: Mapping[str, Sequence[str]],
     question: Question,
 ) -> dict[Priority, Delivered]:
     """What each priority's budget delivers from the ranking."""
@@ -231,15 +266,20 @@ def deliveries(
 
 
 def delivered(
-    services: Services, result: RecallResult, profile: RecallProfile, priority: Priority,
-    refs: Mapping[str, Sequence[str]], question: Question,
+    services: Services,
+    result: RecallResult,
+    profile: RecallProfile,
+    priority: Priority,
+    refs: Mapping[str, Sequence[str]],
+    question: Question,
 ) -> Delivered:
     """What ``priority``'s budget delivers from the ranking: recall's own selection, without asking again;
     a memory counts for the turns it stands for (``refs``)."""
     items = select(result.ranking, profile, profile.gates.budgets[priority], services.tokens)
     returned = {ref for item in items for ref in refs.get(item.id, ())}
-    return Delivered(len(items), len(question.evidence & returned), sum(item.tokens for item in items),
-                     len(question.evidence))
+    return Delivered(
+        len(items), len(question.evidence & returned), sum(item.tokens for item in items), len(question.evidence)
+    )
 
 
 def delivered_scores(delivered: Sequence[Delivered]) -> dict[str, float]:
@@ -267,25 +307,39 @@ def precision_by_count(delivered: Sequence[Delivered]) -> dict[str, dict[str, fl
 
 
 def summarise_sets(
-    asked: Sequence[Asked], sets: Sequence[DataSet], profiles: Mapping[str, RecallProfile], services: Services,
+    asked: Sequence[Asked],
+    sets: Sequence[DataSet],
+    profiles: Mapping[str, RecallProfile],
+    services: Services,
     seconds: float,
 ) -> dict[str, Any]:
     """Every set together (the top level), each set apart (``sets``), and how the run was made."""
     conversations = [c for data in sets for c in data.conversations]
     return {
         **summarise(asked, conversations, profiles),
-        "sets": {data.name: summarise([a for a in asked if a.dataset == data.name], data.conversations, profiles,
-                                      data.sessions_scored, listed=len(data.conversations) <= LISTED_CONVERSATIONS)
-                 for data in sets},
-        "model": services.embedder.name, "encoding": services.embedder.running(),
+        "sets": {
+            data.name: summarise(
+                [a for a in asked if a.dataset == data.name],
+                data.conversations,
+                profiles,
+                data.sessions_scored,
+                listed=len(data.conversations) <= LISTED_CONVERSATIONS,
+            )
+            for data in sets
+        },
+        "model": services.embedder.name,
+        "encoding": services.embedder.running(),
         "profiles": {name: describe(profile) for name, profile in profiles.items()},
         "ingest_seconds": round(seconds, 1),
     }
 
 
 def summarise(
-    asked: Sequence[Asked], conversations: Sequence[Conversation], profiles: Mapping[str, RecallProfile],
-    sessions: bool = False, listed: bool = False,
+    asked: Sequence[Asked],
+    conversations: Sequence[Conversation],
+    profiles: Mapping[str, RecallProfile],
+    sessions: bool = False,
+    listed: bool = False,
 ) -> dict[str, Any]:
     """The scores of ``asked`` by method, and by slice: question type, low word overlap, and with
     ``listed`` conversation; with ``sessions``, LongMemEval's session-level metrics beside the rank metrics."""
@@ -312,8 +366,10 @@ def summarise(
         },
         "delivered_by_count": {name: precision_by_count(given(name, Priority.CRITICAL)) for name in profiles},
         "gated": {
-            name: {str(share): _round(delivered_scores([a.gated[share] for a in asked if a.method == name]))
-                   for share in GATE_SHARES}
+            name: {
+                str(share): _round(delivered_scores([a.gated[share] for a in asked if a.method == name]))
+                for share in GATE_SHARES
+            }
             for name in profiles
         },
         "low_overlap": {
@@ -321,11 +377,15 @@ def summarise(
             "results": by(lambda a: a.low_overlap),
         },
         "latency_ms": {
-            name: _round({
-                "embed_mean": _mean([a.embed_ms for a in asked if a.method == name]),
-                "query_mean": _mean([a.query_ms for a in asked if a.method == name]),
-                "query_p95": metrics.percentile([a.query_ms for a in asked if a.method == name], 95) if asked else 0.0,
-            })
+            name: _round(
+                {
+                    "embed_mean": _mean([a.embed_ms for a in asked if a.method == name]),
+                    "query_mean": _mean([a.query_ms for a in asked if a.method == name]),
+                    "query_p95": metrics.percentile([a.query_ms for a in asked if a.method == name], 95)
+                    if asked
+                    else 0.0,
+                }
+            )
             for name in profiles
         },
         "per_type": {

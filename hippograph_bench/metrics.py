@@ -46,8 +46,9 @@ def recall_any_at(ranked_sessions: Sequence[str], relevant: set[str], k: int) ->
     return hit_at(dedupe(ranked_sessions), relevant, k)
 
 
-def score_question(ranked: Sequence[str], relevant: set[str],
-                   sessions: tuple[Callable[[str], str], set[str]] | None = None) -> dict[str, float]:
+def score_question(
+    ranked: Sequence[str], relevant: set[str], sessions: tuple[Callable[[str], str], set[str]] | None = None
+) -> dict[str, float]:
     """Every metric of ``METRICS`` for one ranked list; with ``sessions`` (each id's session, and the
     relevant sessions) those of ``SESSION_METRICS`` too."""
     ranked = dedupe(ranked)

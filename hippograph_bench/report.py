@@ -35,10 +35,15 @@ PAGES = ("seed.md", "latency-1m.md", "lifecycle.md", "writes.md", "api.md", "ran
 LATENCIES = ("latency.json", "latency-1m.json")
 # A branch of the recall statement, the signal the fit's ablation leaves out with it, and the statement
 # parts (``branches.PARTS``) that are its time; the boosts and recency are read in scoring, at no branch's cost.
-BRANCH_SIGNALS = (("vector", "vector", ("vector_search", "scoring")), ("keyword", "keyword", ("keyword",)),
-                  ("relation traversal", "relation", ("relation",)), ("session neighbours", None, ("neighbours",)),
-                  ("time boost (in scoring)", "time", ()), ("period boost (in scoring)", "period", ()),
-                  ("recency (in scoring)", "recency", ()))
+BRANCH_SIGNALS = (
+    ("vector", "vector", ("vector_search", "scoring")),
+    ("keyword", "keyword", ("keyword",)),
+    ("relation traversal", "relation", ("relation",)),
+    ("session neighbours", None, ("neighbours",)),
+    ("time boost (in scoring)", "time", ()),
+    ("period boost (in scoring)", "period", ()),
+    ("recency (in scoring)", "recency", ()),
+)
 # A fit over more folds than this (LongMemEval: one a haystack) does not list them.
 LISTED_FOLDS = 20
 
@@ -67,8 +72,9 @@ def models(folder: Path) -> list[str]:
     """The models the folder's results were measured with (each result's ``model``; other JSON, a data set
     beside them, names none)."""
     found = (json.loads(path.read_text()) for path in sorted(folder.glob("*.json")))
-    return sorted({result["model"] for result in found
-                   if isinstance(result, dict) and isinstance(result.get("model"), str)})
+    return sorted(
+        {result["model"] for result in found if isinstance(result, dict) and isinstance(result.get("model"), str)}
+    )
 
 
 def title(folder: Path) -> str:
@@ -79,8 +85,10 @@ def title(folder: Path) -> str:
 
 
 def gather(folder: Path) -> Path:
-    parts = [title(folder),
-             "Produced by `hippograph bench …`; every number below is read from the JSON next to this file.\n"]
+    parts = [
+        title(folder),
+        "Produced by `hippograph bench …`; every number below is read from the JSON next to this file.\n",
+    ]
     for kind, name in SECTIONS:
         path = folder / name
         if path.exists():
@@ -109,9 +117,12 @@ def section(kind: str, result: dict[str, Any], plot: str | None) -> str:
 
 def _against(result: dict[str, Any], first: str, second: str, ratio: str) -> list[list[Any]]:
     """Per size and class that measured ``second``: ``first``, ``second`` and their ``ratio``, p50 then p95."""
-    return [[size, name, *(c[key][p] for p in ("p50", "p95") for key in (first, second, ratio))]
-            for size in result["sizes"] for name in result["classes"]
-            if second in (c := result["by_size"][str(size)]["classes"][name])]
+    return [
+        [size, name, *(c[key][p] for p in ("p50", "p95") for key in (first, second, ratio))]
+        for size in result["sizes"]
+        for name in result["classes"]
+        if second in (c := result["by_size"][str(size)]["classes"][name])
+    ]
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
@@ -122,12 +133,15 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
 
 
 def encoding(result: dict[str, Any]) -> str:
-    """What encoded, as it ran (``Embedder.running``): a sentence for a page; empty for a result made before it was recorded."""
+    """What encoded, as it ran (``Embedder.running``): a sentence for a page; empty for a result made before
+    it was recorded."""
     ran = result.get("encoding")
     if not ran:
         return ""
-    return (f"Memories encoded in {ran['memory_encoding']}, queries in {ran['query_encoding']}, on a CPU whose torch "
-            f"capability is {ran['cpu_capability']}. ")
+    return (
+        f"Memories encoded in {ran['memory_encoding']}, queries in {ran['query_encoding']}, on a CPU whose torch "
+        f"capability is {ran['cpu_capability']}. "
+    )
 
 
 def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
@@ -159,8 +173,12 @@ def _locomo_section(result: dict[str, Any], plot: str | None) -> str:
             text.append(f"![recall quality]({plot})\n")
     if "latency_ms" in result:
         text.append("Recall timings during this run, every set (ms; the machine's 2 cores were shared):\n")
-        text.append(_table(["method", "embed mean", "query mean", "query p95"],
-                           [[m, v["embed_mean"], v["query_mean"], v["query_p95"]] for m, v in result["latency_ms"].items()]))
+        text.append(
+            _table(
+                ["method", "embed mean", "query mean", "query p95"],
+                [[m, v["embed_mean"], v["query_mean"], v["query_p95"]] for m, v in result["latency_ms"].items()],
+            )
+        )
     if "profiles" in result:
         text.append("Profiles as run:\n\n```json\n" + json.dumps(result["profiles"], indent=1) + "\n```\n")
     return "\n".join(text)
@@ -171,50 +189,83 @@ def _quality(summary: dict[str, Any], methods: list[str]) -> list[str]:
     slice, what each priority delivers, and by conversation where there are few."""
     names = summary.get("metrics", list(METRICS))
     conversations = summary.get("conversations")
-    text = [f"{summary['questions']} questions over {conversations if isinstance(conversations, int) else len(conversations or [])} "
-            f"conversations ({summary.get('turns', '?')} turns).\n",
-            _table(["method", *names], [[m, *(summary["results"][m][k] for k in names)] for m in methods])]
+    text = [
+        f"{summary['questions']} questions over "
+        f"{conversations if isinstance(conversations, int) else len(conversations or [])} "
+        f"conversations ({summary.get('turns', '?')} turns).\n",
+        _table(["method", *names], [[m, *(summary["results"][m][k] for k in names)] for m in methods]),
+    ]
     types = summary.get("per_type") or summary.get("per_category")
     if types:
         shown = [k for k in ("recall@10", "recall_any@5") if k in names]
         for metric in shown:
             text.append(f"{metric} by question type:\n")
-            text.append(_table(["method", *(f"{c} ({v['questions']})" for c, v in types.items())],
-                               [[m, *(types[c]["results"][m][metric] for c in types)] for m in methods]))
+            text.append(
+                _table(
+                    ["method", *(f"{c} ({v['questions']})" for c, v in types.items())],
+                    [[m, *(types[c]["results"][m][metric] for c in types)] for m in methods],
+                )
+            )
     if "low_overlap" in summary:
         low = summary["low_overlap"]
-        text.append(f"The low word overlap slice: {low['questions']} of {summary['questions']} questions share no "
-                    "content word with their evidence (no keyword of the question, speakers' names left out, has the "
-                    "first five letters of a keyword of an evidence turn). Only meaning finds these:\n")
+        text.append(
+            f"The low word overlap slice: {low['questions']} of {summary['questions']} questions share no "
+            "content word with their evidence (no keyword of the question, speakers' names left out, has the "
+            "first five letters of a keyword of an evidence turn). Only meaning finds these:\n"
+        )
         text.append(_table(["method", *METRICS], [[m, *(low["results"][m][k] for k in METRICS)] for m in methods]))
     if "delivered" in summary:
-        text.append("What reaches the agent — the set each priority's budget delivers (gates and budget applied to "
-                    "the same ranking): precision is relevant items over items delivered, pooled; recall is relevant "
-                    "items delivered over the question's evidence; coverage the questions given at least one item; "
-                    "hit those given at least one relevant item.\n")
+        text.append(
+            "What reaches the agent — the set each priority's budget delivers (gates and budget applied to "
+            "the same ranking): precision is relevant items over items delivered, pooled; recall is relevant "
+            "items delivered over the question's evidence; coverage the questions given at least one item; "
+            "hit those given at least one relevant item.\n"
+        )
         for priority, per_method in summary["delivered"].items():
             text.append(f"`{priority}`:\n")
-            text.append(_table(["method", "items", "tokens", "precision", "recall", "coverage", "hit"],
-                               [[m, d["items"], d["tokens"], d["precision"], d["recall"], d["coverage"], d["hit"]]
-                                for m, d in per_method.items()]))
+            text.append(
+                _table(
+                    ["method", "items", "tokens", "precision", "recall", "coverage", "hit"],
+                    [
+                        [m, d["items"], d["tokens"], d["precision"], d["recall"], d["coverage"], d["hit"]]
+                        for m, d in per_method.items()
+                    ],
+                )
+            )
     if "delivered_by_count" in summary:
-        text.append("Do the gates give a weak question fewer, better items? At `critical`, questions by the number of "
-                    "items delivered, and the precision there (questions / precision):\n")
+        text.append(
+            "Do the gates give a weak question fewer, better items? At `critical`, questions by the number of "
+            "items delivered, and the precision there (questions / precision):\n"
+        )
         by_count = summary["delivered_by_count"]
         counts = sorted({n for per in by_count.values() for n in per}, key=int)
-        text.append(_table(["method", *(f"{n} items" for n in counts)],
-                           [[m, *(_count_cell(per.get(n)) for n in counts)] for m, per in by_count.items()]))
+        text.append(
+            _table(
+                ["method", *(f"{n} items" for n in counts)],
+                [[m, *(_count_cell(per.get(n)) for n in counts)] for m, per in by_count.items()],
+            )
+        )
     if "gated" in summary:
         gated = _gated(summary)
-        text.append(f"The gate as it moves, `{gated[0]}` at `critical`: an item scoring under this share of the first item's "
-                    "score is not delivered (`Gates.of_top`; 0 delivers the whole budget):\n")
-        text.append(_table(["share of the first", "items", "precision", "recall", "coverage", "hit"],
-                           [[share, d["items"], d["precision"], d["recall"], d["coverage"], d["hit"]]
-                            for share, d in gated[1].items()]))
+        text.append(
+            f"The gate as it moves, `{gated[0]}` at `critical`: an item scoring under this share of the first item's "
+            "score is not delivered (`Gates.of_top`; 0 delivers the whole budget):\n"
+        )
+        text.append(
+            _table(
+                ["share of the first", "items", "precision", "recall", "coverage", "hit"],
+                [
+                    [share, d["items"], d["precision"], d["recall"], d["coverage"], d["hit"]]
+                    for share, d in gated[1].items()
+                ],
+            )
+        )
     if "per_conversation" in summary:
         text.append("Recall@10 by conversation:\n")
         convs = summary["per_conversation"]
-        text.append(_table(["method", *convs], [[m, *(convs[c]["results"][m]["recall@10"] for c in convs)] for m in methods]))
+        text.append(
+            _table(["method", *convs], [[m, *(convs[c]["results"][m]["recall@10"] for c in convs)] for m in methods])
+        )
     return text
 
 
@@ -237,7 +288,8 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
     text = [
         "## Fitting the hybrid weights\n",
         f"Fitted on {result['questions']} development questions ({', '.join(result.get('data', [])) or 'LoCoMo'}) — "
-        "where the table above reports the same data, its hybrid row is in-sample. Method: every question asked once through the recall "
+        "where the table above reports the same data, its hybrid row is in-sample. Method: every question asked "
+        "once through the recall "
         "statement with the hybrid profile's candidate sources (300 rows, no floor); a grid — weights over the "
         f"simplex (step {result['grid_step']}) times the time boosts "
         f"{', '.join(str(b) for b in result['time_boosts'])} times the period boosts "
@@ -245,77 +297,151 @@ def _fit_section(result: dict[str, Any], plot: str | None) -> str:
         "1 + the time boost for a memory that says when if the question asks when, times 1 + the period boost "
         "for a memory written in a day, month or year the question names, and keeps the best "
         f"{result['objective']}.\n",
-        f"Fitted weights: {', '.join(f'{signal} **{weight}**' for signal, weight in w.items())}; time boost **{result['time_boost']}**; period boost "
+        f"Fitted weights: {', '.join(f'{signal} **{weight}**' for signal, weight in w.items())}; "
+        f"time boost **{result['time_boost']}**; period boost "
         f"**{result['period_boost']}**.\n",
         "Held-out check, leave one conversation out (weights fitted on the other conversations, scored on the one "
         "left out, pooled over questions; a conversation two sets hold is left out of both), against the in-sample "
         "fit, both with the profile's floor:\n",
-        _table(["fit", *METRICS], [
-            ["in-sample", *(result["in_sample"][k] for k in METRICS)],
-            ["leave-one-conversation-out", *(result["leave_one_conversation_out"][k] for k in METRICS)],
-        ]),
+        _table(
+            ["fit", *METRICS],
+            [
+                ["in-sample", *(result["in_sample"][k] for k in METRICS)],
+                ["leave-one-conversation-out", *(result["leave_one_conversation_out"][k] for k in METRICS)],
+            ],
+        ),
     ]
     if len(result.get("sets", {})) > 1:
         text.append("Each set apart, the same fit (in-sample) and the same held-out check:\n")
-        text.append(_table(["set", "questions", "fit", *METRICS], [
-            [name, per["questions"], fit, *(per[key][k] for k in METRICS)]
-            for name, per in result["sets"].items()
-            for fit, key in (("in-sample", "in_sample"), ("held out", "leave_one_conversation_out"))
-        ]))
+        text.append(
+            _table(
+                ["set", "questions", "fit", *METRICS],
+                [
+                    [name, per["questions"], fit, *(per[key][k] for k in METRICS)]
+                    for name, per in result["sets"].items()
+                    for fit, key in (("in-sample", "in_sample"), ("held out", "leave_one_conversation_out"))
+                ],
+            )
+        )
     if 0 < len(folds) <= LISTED_FOLDS:
-        text.append(_table(["held out", "questions", "weights (v, k, rec, rel)", "time boost", "period boost",
-                            "recall@10", "hit@1"], [
-            [f["held_out"], f["questions"], ", ".join(str(v) for v in f["weights"].values()), f["time_boost"],
-             f["period_boost"], f["results"]["recall@10"], f["results"]["hit@1"]] for f in folds
-        ]))
+        text.append(
+            _table(
+                [
+                    "held out",
+                    "questions",
+                    "weights (v, k, rec, rel)",
+                    "time boost",
+                    "period boost",
+                    "recall@10",
+                    "hit@1",
+                ],
+                [
+                    [
+                        f["held_out"],
+                        f["questions"],
+                        ", ".join(str(v) for v in f["weights"].values()),
+                        f["time_boost"],
+                        f["period_boost"],
+                        f["results"]["recall@10"],
+                        f["results"]["hit@1"],
+                    ]
+                    for f in folds
+                ],
+            )
+        )
     if "reliability" in result:
-        text.append("What a hybrid score means: held out (each fold's weights fitted on the other conversations), "
-                    "per band of the score, how many candidates scored in it and the share of them that were "
-                    "relevant. The gates read a score above 0.5 as worth the full entry and above 0.3 as worth its "
-                    "summary; a share far under the band is a score that is not a probability:\n")
-        text.append(_table(["hybrid score", "candidates", "share relevant"], [
-            [f"{b['from']}–{b['to']}", b["candidates"], b["relevant"]] for b in result["reliability"]
-        ]))
+        text.append(
+            "What a hybrid score means: held out (each fold's weights fitted on the other conversations), "
+            "per band of the score, how many candidates scored in it and the share of them that were "
+            "relevant. The gates read a score above 0.5 as worth the full entry and above 0.3 as worth its "
+            "summary; a share far under the band is a score that is not a probability:\n"
+        )
+        text.append(
+            _table(
+                ["hybrid score", "candidates", "share relevant"],
+                [[f"{b['from']}–{b['to']}", b["candidates"], b["relevant"]] for b in result["reliability"]],
+            )
+        )
     if "without" in result:
         held = result["leave_one_conversation_out"]
-        text.append("What each signal earns: the same held-out check with that signal left out (time, period: "
-                    "its boost 0) and the rest refitted; the change is what leaving it out costs (negative: the signal "
-                    "helps):\n")
-        text.append(_table(["left out", *METRICS, "change in recall@10", "in hit@1", "in ndcg@5"], [
-            [signal, *(scores[k] for k in METRICS),
-             *(round(scores[k] - held[k], 4) for k in ("recall@10", "hit@1", "ndcg@5"))]
-            for signal, scores in result["without"].items()
-        ]))
+        text.append(
+            "What each signal earns: the same held-out check with that signal left out (time, period: "
+            "its boost 0) and the rest refitted; the change is what leaving it out costs (negative: the signal "
+            "helps):\n"
+        )
+        text.append(
+            _table(
+                ["left out", *METRICS, "change in recall@10", "in hit@1", "in ndcg@5"],
+                [
+                    [
+                        signal,
+                        *(scores[k] for k in METRICS),
+                        *(round(scores[k] - held[k], 4) for k in ("recall@10", "hit@1", "ndcg@5")),
+                    ]
+                    for signal, scores in result["without"].items()
+                ],
+            )
+        )
         sets = result.get("sets", {})
         if len(sets) > 1:
-            text.append("The same, each set apart: the change in held-out recall@10 / hit@1 when the signal is left "
-                        "out and the rest refitted:\n")
-            text.append(_table(["left out", *sets], [
-                [signal, *(f"{per['without'][signal]['recall@10'] - per['leave_one_conversation_out']['recall@10']:+.4f} / "
-                           f"{per['without'][signal]['hit@1'] - per['leave_one_conversation_out']['hit@1']:+.4f}"
-                           for per in sets.values())]
-                for signal in result["without"]
-            ]))
+            text.append(
+                "The same, each set apart: the change in held-out recall@10 / hit@1 when the signal is left "
+                "out and the rest refitted:\n"
+            )
+            text.append(
+                _table(
+                    ["left out", *sets],
+                    [
+                        [
+                            signal,
+                            *(
+                                _change(per["without"][signal], per["leave_one_conversation_out"])
+                                for per in sets.values()
+                            ),
+                        ]
+                        for signal in result["without"]
+                    ],
+                )
+            )
         if plot:
             text.append(f"![what each signal earns, held out]({plot})\n")
     sets = result.get("sets", {})
     if "relation_parts" in result:
-        text.append("Relation's two parts (relation is their mean): the held-out check, refitted at step "
-                    f"{result['relation_parts_step']}, with relation as served (both), as its entity part alone (as "
-                    "without neighbours) and as its neighbour part alone (as without entities); recall@10 / hit@1 / "
-                    "ndcg@5:\n")
+        text.append(
+            "Relation's two parts (relation is their mean): the held-out check, refitted at step "
+            f"{result['relation_parts_step']}, with relation as served (both), as its entity part alone (as "
+            "without neighbours) and as its neighbour part alone (as without entities); recall@10 / hit@1 / "
+            "ndcg@5:\n"
+        )
         names = list(result["relation_parts"])
-        text.append(_table(["set", *names], [
-            [name, *(_three(per["relation_parts"][part]) for part in names)] for name, per in sets.items()
-        ]))
+        text.append(
+            _table(
+                ["set", *names],
+                [[name, *(_three(per["relation_parts"][part]) for part in names)] for name, per in sets.items()],
+            )
+        )
     if "styles" in result:
-        text.append("Each style hybrid weighs its own way, fitted the same way on its own queries (grids as "
-                    "widened); held out, recall@10 / hit@1 / ndcg@5:\n")
-        text.append(_table(["style", "queries", "weights", "time boost", "period boost", "carry", "held out"], [
-            [name, fitted["questions"], ", ".join(str(v) for v in fitted["weights"].values()), fitted["time_boost"],
-             fitted["period_boost"], fitted["carry"], _three(fitted["leave_one_conversation_out"])]
-            for name, fitted in result["styles"].items()
-        ]))
+        text.append(
+            "Each style hybrid weighs its own way, fitted the same way on its own queries (grids as "
+            "widened); held out, recall@10 / hit@1 / ndcg@5:\n"
+        )
+        text.append(
+            _table(
+                ["style", "queries", "weights", "time boost", "period boost", "carry", "held out"],
+                [
+                    [
+                        name,
+                        fitted["questions"],
+                        ", ".join(str(v) for v in fitted["weights"].values()),
+                        fitted["time_boost"],
+                        fitted["period_boost"],
+                        fitted["carry"],
+                        _three(fitted["leave_one_conversation_out"]),
+                    ]
+                    for name, fitted in result["styles"].items()
+                ],
+            )
+        )
     return "\n".join(text)
 
 
@@ -327,87 +453,218 @@ def _worth_section(fit: dict[str, Any], latencies: list[dict[str, Any]]) -> str:
     """Each branch's time in the statement (p50 per class at each measured size) beside what leaving its
     signal out costs held out (``bench fit``'s ablation): what costs more than it earns is what to cut."""
     held = fit["leave_one_conversation_out"]
-    columns = [(size, name, result["by_size"][str(size)]["classes"][name]["parts_ms"])
-               for result in latencies for size in result["sizes"] for name in result["classes"]
-               if "parts_ms" in result["by_size"][str(size)]["classes"][name]]
+    columns = [
+        (size, name, result["by_size"][str(size)]["classes"][name]["parts_ms"])
+        for result in latencies
+        for size in result["sizes"]
+        for name in result["classes"]
+        if "parts_ms" in result["by_size"][str(size)]["classes"][name]
+    ]
     rows = []
     for branch, signal, parts in BRANCH_SIGNALS:
-        earns = ("—" if signal is None or signal not in fit["without"] else " / ".join(
-            f"{held[k] - fit['without'][signal][k]:+.3f}" for k in ("recall@10", "hit@1", "ndcg@5")))
-        rows.append([branch, earns, *(round(sum(ms[part] for part in parts), 2) if parts else "—"
-                                      for _, _, ms in columns)])
-    return "\n".join([
-        "## What each branch costs against what it earns\n",
-        "Per branch of the recall statement: what its signal earns held out (the hybrid's recall@10 / hit@1 / "
-        f"ndcg@5 with it, less without it and the rest refitted: `bench fit` on {', '.join(fit.get('data', []))}) "
-        "beside its time in the statement, p50 in ms per store size and tenant class (`bench latency`'s parts; "
-        "the vector branch is the index search and the scoring). A branch whose time is large and whose signal "
-        "earns little is the one to cut or make cheaper; the session neighbours are candidates, not a weight, "
-        "so the ablation does not leave them out.\n",
-        _table(["branch", "earns (R@10 / Hit@1 / NDCG@5)", *(f"{size:,} {name}" for size, name, _ in columns)], rows),
-    ])
+        earns = (
+            "—"
+            if signal is None or signal not in fit["without"]
+            else " / ".join(f"{held[k] - fit['without'][signal][k]:+.3f}" for k in ("recall@10", "hit@1", "ndcg@5"))
+        )
+        rows.append(
+            [branch, earns, *(round(sum(ms[part] for part in parts), 2) if parts else "—" for _, _, ms in columns)]
+        )
+    return "\n".join(
+        [
+            "## What each branch costs against what it earns\n",
+            "Per branch of the recall statement: what its signal earns held out (the hybrid's recall@10 / hit@1 / "
+            f"ndcg@5 with it, less without it and the rest refitted: `bench fit` on {', '.join(fit.get('data', []))}) "
+            "beside its time in the statement, p50 in ms per store size and tenant class (`bench latency`'s parts; "
+            "the vector branch is the index search and the scoring). A branch whose time is large and whose signal "
+            "earns little is the one to cut or make cheaper; the session neighbours are candidates, not a weight, "
+            "so the ablation does not leave them out.\n",
+            _table(
+                ["branch", "earns (R@10 / Hit@1 / NDCG@5)", *(f"{size:,} {name}" for size, name, _ in columns)], rows
+            ),
+        ]
+    )
 
 
 def _latency_section(result: dict[str, Any], plot: str | None) -> str:
     # Named by its sizes: REPORT.md gathers the 100,000- and the million-memory runs, each a page of its own.
     sizes = " and ".join(f"{size:,}" for size in result["sizes"])
-    text = [f"## Recall latency and exactness at {sizes} memories\n", result.get("method", "") + "\n",
-            *([encoding(result) + "\n"] if encoding(result) else [])]
+    text = [
+        f"## Recall latency and exactness at {sizes} memories\n",
+        result.get("method", "") + "\n",
+        *([encoding(result) + "\n"] if encoding(result) else []),
+    ]
     rows = []
     for size in result["sizes"]:
         measured = result["by_size"][str(size)]
         for name in result["classes"]:
             c = measured["classes"][name]
-            rows.append([size, name, measured["tenants"][name], measured["memories"][name],
-                         c["recall_ms"]["p50"], c["recall_ms"]["p95"], c["recall_ms"]["p99"],
-                         c["query_ms"]["p50"], c["query_ms"]["p95"], c["embed_ms"]["p95"], c["profile"]["dbHits"],
-                         c["exactness"]["overlap@10"], c["exactness"]["min_overlap@10"]])
-    text.append(_table(["memories", "tenant class", "tenants", "their memories", "recall p50", "recall p95", "recall p99",
-                        "query p50", "query p95", "embed p95", "db hits", "exactness@10", "worst query"], rows))
+            rows.append(
+                [
+                    size,
+                    name,
+                    measured["tenants"][name],
+                    measured["memories"][name],
+                    c["recall_ms"]["p50"],
+                    c["recall_ms"]["p95"],
+                    c["recall_ms"]["p99"],
+                    c["query_ms"]["p50"],
+                    c["query_ms"]["p95"],
+                    c["embed_ms"]["p95"],
+                    c["profile"]["dbHits"],
+                    c["exactness"]["overlap@10"],
+                    c["exactness"]["min_overlap@10"],
+                ]
+            )
+    text.append(
+        _table(
+            [
+                "memories",
+                "tenant class",
+                "tenants",
+                "their memories",
+                "recall p50",
+                "recall p95",
+                "recall p99",
+                "query p50",
+                "query p95",
+                "embed p95",
+                "db hits",
+                "exactness@10",
+                "worst query",
+            ],
+            rows,
+        )
+    )
     if plot:
         text.append(f"![recall p95 and exactness against store size]({plot})\n")
     bare = _against(result, "query_ms", "two_index_ms", "query_over_two_index")
     if bare:
-        text.append("Recall's query part (embedding excluded) against the bare two-index query on the same tenant and "
-                    "question — one vector-index and one full-text search, each normalised by its best, the best 50 "
-                    "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n")
-        text.append(_table(["memories", "tenant class", "recall query p50", "two-index p50", "ratio p50",
-                            "recall query p95", "two-index p95", "ratio p95"], bare))
+        text.append(
+            "Recall's query part (embedding excluded) against the bare two-index query on the same tenant and "
+            "question — one vector-index and one full-text search, each normalised by its best, the best 50 "
+            "(neo4j-graphrag's hybrid retriever); the ratio is what the graph work costs (ms):\n"
+        )
+        text.append(
+            _table(
+                [
+                    "memories",
+                    "tenant class",
+                    "recall query p50",
+                    "two-index p50",
+                    "ratio p50",
+                    "recall query p95",
+                    "two-index p95",
+                    "ratio p95",
+                ],
+                bare,
+            )
+        )
     as_of = _against(result, "recall_ms", "as_of_recall_ms", "as_of_over_recall")
     if as_of:
-        text.append("Recall asked as of a moment (`asOf`: the store as it was then, here the moment it is read, so "
-                    "every memory counts) against the same recall without it, on the same tenant and question (ms):\n")
-        text.append(_table(["memories", "tenant class", "recall p50", "asOf p50", "ratio p50", "recall p95",
-                            "asOf p95", "ratio p95"], as_of))
-    parts = [[size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"],
-              *(c["parts_ms"][part] for part in branches.PARTS)]
-             for size in result["sizes"] for name in result["classes"]
-             if "parts_ms" in (c := result["by_size"][str(size)]["classes"][name])]
+        text.append(
+            "Recall asked as of a moment (`asOf`: the store as it was then, here the moment it is read, so "
+            "every memory counts) against the same recall without it, on the same tenant and question (ms):\n"
+        )
+        text.append(
+            _table(
+                [
+                    "memories",
+                    "tenant class",
+                    "recall p50",
+                    "asOf p50",
+                    "ratio p50",
+                    "recall p95",
+                    "asOf p95",
+                    "ratio p95",
+                ],
+                as_of,
+            )
+        )
+    parts = [
+        [size, name, c["query_ms"]["p50"], c["two_index_ms"]["p50"], *(c["parts_ms"][part] for part in branches.PARTS)]
+        for size in result["sizes"]
+        for name in result["classes"]
+        if "parts_ms" in (c := result["by_size"][str(size)]["classes"][name])
+    ]
     if parts:
-        text.append("Recall's statement part by part, p50 in ms (`hippograph_bench.branches`): the whole statement, "
-                    "the bare vector index search, the rest of the vector branch alone (the statement's fixed work "
-                    "and scoring), and what each other branch adds (the statement's time less its time without "
-                    "it), beside recall's query part and the bare two-index query:\n")
-        text.append(_table(["memories", "tenant class", "recall query", "two-index", "statement", "vector search",
-                            "scoring", "keyword", "relation", "neighbours"], parts))
+        text.append(
+            "Recall's statement part by part, p50 in ms (`hippograph_bench.branches`): the whole statement, "
+            "the bare vector index search, the rest of the vector branch alone (the statement's fixed work "
+            "and scoring), and what each other branch adds (the statement's time less its time without "
+            "it), beside recall's query part and the bare two-index query:\n"
+        )
+        text.append(
+            _table(
+                [
+                    "memories",
+                    "tenant class",
+                    "recall query",
+                    "two-index",
+                    "statement",
+                    "vector search",
+                    "scoring",
+                    "keyword",
+                    "relation",
+                    "neighbours",
+                ],
+                parts,
+            )
+        )
     store_rows = []
     for size in result["sizes"]:
         store = result["by_size"][str(size)]["store"]
         built = result.get("build", {}).get(f"to_{size}", {})
-        store_rows.append([size, store.get("memories_in_store"), built.get("created"), built.get("seconds"),
-                           built.get("memories_per_second"), _gib(store.get("disk_bytes")),
-                           _gib(store.get("heapUsedBytes")), _gib(store.get("heapMaxBytes")), store.get("pageCache")])
-    text.append(_table(["memories", "in the store, all users", "added", "build s", "memories/s", "store on disk GiB",
-                        "heap used GiB", "heap GiB", "page cache"], store_rows))
+        store_rows.append(
+            [
+                size,
+                store.get("memories_in_store"),
+                built.get("created"),
+                built.get("seconds"),
+                built.get("memories_per_second"),
+                _gib(store.get("disk_bytes")),
+                _gib(store.get("heapUsedBytes")),
+                _gib(store.get("heapMaxBytes")),
+                store.get("pageCache"),
+            ]
+        )
+    text.append(
+        _table(
+            [
+                "memories",
+                "in the store, all users",
+                "added",
+                "build s",
+                "memories/s",
+                "store on disk GiB",
+                "heap used GiB",
+                "heap GiB",
+                "page cache",
+            ],
+            store_rows,
+        )
+    )
     largest = str(max(result["sizes"]))
     for name in result["classes"]:
         prof = result["by_size"][largest]["classes"][name]["profile"]
-        text.append(f"PROFILE of one hybrid recall at {largest} memories, a tenant of class {name}: {prof['dbHits']} db hits, "
-                    f"{prof['rows']} rows. Costliest operators:\n")
-        text.append(_table(["operator", "db hits", "rows", "details"], [
-            [op["operator"], op["dbHits"], op["rows"], (op["details"] or "")[:90].replace("|", "/").replace("\n", " ")]
-            for op in prof["operators"][:5]
-        ]))
+        text.append(
+            f"PROFILE of one hybrid recall at {largest} memories, a tenant of class {name}: {prof['dbHits']} db hits, "
+            f"{prof['rows']} rows. Costliest operators:\n"
+        )
+        text.append(
+            _table(
+                ["operator", "db hits", "rows", "details"],
+                [
+                    [
+                        op["operator"],
+                        op["dbHits"],
+                        op["rows"],
+                        (op["details"] or "")[:90].replace("|", "/").replace("\n", " "),
+                    ]
+                    for op in prof["operators"][:5]
+                ],
+            )
+        )
     return "\n".join(text)
 
 
@@ -445,8 +702,13 @@ def _save(fig: Any, path: Path) -> None:
 def _locomo_plot(result: dict[str, Any], path: Path) -> None:
     methods = list(result["results"])
     gated = "gated" in result
-    fig, axes = _pyplot().subplots(1, 2 if gated else 1, figsize=(14 if gated else 9, 4.2),
-                                   gridspec_kw={"width_ratios": [9, 5]} if gated else None, squeeze=False)
+    fig, axes = _pyplot().subplots(
+        1,
+        2 if gated else 1,
+        figsize=(14 if gated else 9, 4.2),
+        gridspec_kw={"width_ratios": [9, 5]} if gated else None,
+        squeeze=False,
+    )
     ax = axes[0][0]
     _grouped_bars(ax, list(METRICS), {m: [result["results"][m][k] for k in METRICS] for m in methods})
     ax.set_ylim(0, 1)
@@ -464,8 +726,12 @@ def _gate_plot(ax: Any, summaries: dict[str, dict[str, Any]]) -> None:
     for name, summary in summaries.items():
         method, per_share = _gated(summary)
         shares = list(per_share)
-        ax.plot([per_share[s]["recall"] for s in shares], [per_share[s]["precision"] for s in shares], marker="o",
-                label=name)
+        ax.plot(
+            [per_share[s]["recall"] for s in shares],
+            [per_share[s]["precision"] for s in shares],
+            marker="o",
+            label=name,
+        )
         for share in (shares[0], shares[-1]):
             ax.annotate(share, (per_share[share]["recall"], per_share[share]["precision"]), fontsize=7)
     ax.set_xlim(0, 1)
@@ -481,8 +747,14 @@ def _ablation_plot(result: dict[str, Any], path: Path) -> None:
     held = result["leave_one_conversation_out"]
     signals = list(result["without"])
     fig, ax = _pyplot().subplots(figsize=(8, 4))
-    _grouped_bars(ax, signals, {metric: [held[metric] - result["without"][signal][metric] for signal in signals]
-                                for metric in ("recall@10", "hit@1", "ndcg@5")})
+    _grouped_bars(
+        ax,
+        signals,
+        {
+            metric: [held[metric] - result["without"][signal][metric] for signal in signals]
+            for metric in ("recall@10", "hit@1", "ndcg@5")
+        },
+    )
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel("held-out score with it − without it")
     ax.set_title("What each hybrid signal earns (leave one conversation out)")
@@ -500,12 +772,26 @@ def _latency_plot(result: dict[str, Any], path: Path) -> None:
         right.plot(sizes, [c["exactness"]["overlap@10"] for c in classes], "-o", label=f"{name} tenants")
     left.axhline(30, color="grey", lw=0.8, ls="--")
     left.axhline(50, color="grey", lw=0.8, ls=":")
-    left.set(xscale="log", xlabel="memories in the store", ylabel="recall p95, ms (embedding included)",
-             title="Recall p95 (hybrid profile)")
+    left.set(
+        xscale="log",
+        xlabel="memories in the store",
+        ylabel="recall p95, ms (embedding included)",
+        title="Recall p95 (hybrid profile)",
+    )
     right.axhline(0.99, color="grey", lw=0.8, ls="--")
-    right.set(xscale="log", xlabel="memories in the store", ylabel="exactness@10", ylim=(0.9, 1.005),
-              title="Top 10 against an exact scan")
+    right.set(
+        xscale="log",
+        xlabel="memories in the store",
+        ylabel="exactness@10",
+        ylim=(0.9, 1.005),
+        title="Top 10 against an exact scan",
+    )
     for ax in (left, right):
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     _save(fig, path)
+
+
+def _change(without: dict[str, float], held_out: dict[str, float]) -> str:
+    """R@10 / Hit@1 with a signal left out, less the held-out fit's: what the signal earns (negative: it helps)."""
+    return f"{without['recall@10'] - held_out['recall@10']:+.4f} / {without['hit@1'] - held_out['hit@1']:+.4f}"

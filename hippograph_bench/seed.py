@@ -50,8 +50,10 @@ CLIENTS = 8
 WARM_UP = 20
 # Each row: what is measured, the statistic, its target, and whether a lower value is the better one.
 TARGETS: dict[str, tuple[float, bool]] = {
-    **{f"read p95, {name} tenant, 1 client (ms)": (target, True)
-       for name, target in {"20%": 100.0, "2%": 50.0, "0.1%": 30.0, "small": 30.0}.items()},
+    **{
+        f"read p95, {name} tenant, 1 client (ms)": (target, True)
+        for name, target in {"20%": 100.0, "2%": 50.0, "0.1%": 30.0, "small": 30.0}.items()
+    },
     "read p50, 1 client (ms)": (30.0, True),
     f"read p95, {CLIENTS} clients (ms)": (100.0, True),
     "write p50, 1 client (ms)": (50.0, True),
@@ -62,8 +64,9 @@ TARGETS: dict[str, tuple[float, bool]] = {
 }
 
 
-def run(services: Services, size: int, data: Sequence[str | Path], reads: int, writes: int,
-        progress: Callable[[str], None]) -> dict[str, Any]:
+def run(
+    services: Services, size: int, data: Sequence[str | Path], reads: int, writes: int, progress: Callable[[str], None]
+) -> dict[str, Any]:
     """The table's rows, each measured in this run, with the store's size and the machine's load."""
     load_at_start = os.getloadavg()[0]
     texts = pool(data)
@@ -79,8 +82,15 @@ def run(services: Services, size: int, data: Sequence[str | Path], reads: int, w
 
     def read(text: str, size_class: str) -> float:
         started = time.perf_counter()
-        recall(services, text, Scope(rng.choice(by_class[size_class]).user_id), Priority.CRITICAL,
-               PROFILES["hybrid"], now=now, record_access=False)
+        recall(
+            services,
+            text,
+            Scope(rng.choice(by_class[size_class]).user_id),
+            Priority.CRITICAL,
+            PROFILES["hybrid"],
+            now=now,
+            record_access=False,
+        )
         return (time.perf_counter() - started) * 1000
 
     # A set may hold fewer questions than asked for: they are asked again, in turn.
@@ -101,8 +111,9 @@ def run(services: Services, size: int, data: Sequence[str | Path], reads: int, w
     rows[f"read p95, {CLIENTS} clients (ms)"] = round(metrics.percentile(many, 95), 2)
 
     user = f"bench-seed-{uuid.uuid4().hex[:8]}"
-    turns = [text.content for text in texts][:2 * writes + WARM_UP]
+    turns = [text.content for text in texts][: 2 * writes + WARM_UP]
     try:
+
         def write(k: int, client: int) -> float:
             tier = tier_of(k)
             scope = Scope(user, "seed", f"client-{client}" if tier is Tier.SESSION else None)
@@ -131,17 +142,32 @@ def run(services: Services, size: int, data: Sequence[str | Path], reads: int, w
     rows["precision at critical"] = critical["precision"]
     rows["recall at critical"] = critical["recall"]
     return {
-        "model": services.embedder.name, "encoding": services.embedder.running(),
-        "size": size, "data": [Path(p).name for p in data], "reads": reads, "writes": writes,
-        "clients": CLIENTS, "cores": os.cpu_count(), "load_at_start": round(load_at_start, 2),
-        "load_at_end": round(os.getloadavg()[0], 2), "build": built,
-        "rows": [{"metric": name, "measured": rows[name], "target": target,
-                  "met": rows[name] <= target if lower else rows[name] >= target}
-                 for name, (target, lower) in TARGETS.items() if name in rows],
+        "model": services.embedder.name,
+        "encoding": services.embedder.running(),
+        "size": size,
+        "data": [Path(p).name for p in data],
+        "reads": reads,
+        "writes": writes,
+        "clients": CLIENTS,
+        "cores": os.cpu_count(),
+        "load_at_start": round(load_at_start, 2),
+        "load_at_end": round(os.getloadavg()[0], 2),
+        "build": built,
+        "rows": [
+            {
+                "metric": name,
+                "measured": rows[name],
+                "target": target,
+                "met": rows[name] <= target if lower else rows[name] >= target,
+            }
+            for name, (target, lower) in TARGETS.items()
+            if name in rows
+        ],
         "reads_by_class": reads_by_class,
         "write_ms": {"one_client": spread(one_writer), f"{CLIENTS}_clients": spread(many_writers)},
         "read_ms": {"one_client": spread(one_client), f"{CLIENTS}_clients": spread(many)},
-        "critical": critical, "questions": quality["questions"],
+        "critical": critical,
+        "questions": quality["questions"],
     }
 
 
@@ -156,7 +182,8 @@ def report(result: dict[str, Any]) -> str:
         "",
         "## The Izanagi spec's metric table, measured",
         "",
-        f"`hippograph bench seed`, model `{result['model']}` ({', '.join(f'{k} {v}' for k, v in result['encoding'].items())}), "
+        f"`hippograph bench seed`, model `{result['model']}` "
+        f"({', '.join(f'{k} {v}' for k, v in result['encoding'].items())}), "
         f"a store of {result['size']:,} memories, {result['reads']} reads per tenant class and {result['writes']} "
         f"writes per client count, on {result['cores']} cores (1-minute load {result['load_at_start']} at the start, "
         f"{result['load_at_end']} at the end); precision and recall over {result['questions']} questions of "
@@ -164,8 +191,10 @@ def report(result: dict[str, Any]) -> str:
         "",
         "| metric | measured | target | met |",
         "|---|---:|---:|---|",
-        *(f"| {row['metric']} | {row['measured']} | {row['target']} | {'yes' if row['met'] else '**no**'} |"
-          for row in result["rows"]),
+        *(
+            f"| {row['metric']} | {row['measured']} | {row['target']} | {'yes' if row['met'] else '**no**'} |"
+            for row in result["rows"]
+        ),
         "",
     ]
     return "\n".join(lines)

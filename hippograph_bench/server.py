@@ -53,9 +53,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(log: Path, env: Mapping[str, str] | None = None, executable: Path | None = None,
-                   cwd: Path | None = None, until: str = "/readyz", port: int | None = None,
-                   ready_timeout: float = READY_TIMEOUT_S) -> Iterator[Server]:
+def running_server(
+    log: Path,
+    env: Mapping[str, str] | None = None,
+    executable: Path | None = None,
+    cwd: Path | None = None,
+    until: str = "/readyz",
+    port: int | None = None,
+    ready_timeout: float = READY_TIMEOUT_S,
+) -> Iterator[Server]:
     """``hippograph serve`` (by default the command beside this interpreter), with ``env`` added to
     this process's environment, for as long as the block runs, from when ``until`` answers 200
     (``/healthz``: as soon as it serves, before it is ready), on ``port`` (by default a free one);
@@ -66,8 +72,13 @@ def running_server(log: Path, env: Mapping[str, str] | None = None, executable: 
     port = port or free_port()
     started = time.monotonic()
     with log.open("w") as out:
-        process = subprocess.Popen([str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                   stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}, cwd=cwd)
+        process = subprocess.Popen(
+            [str(executable), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+        )
     server = Server(f"http://127.0.0.1:{port}", log, process)
     try:
         reason = "no answer"

@@ -53,7 +53,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -104,12 +104,24 @@ FORGET = """mutation($input: ForgetInput!) { forget(input: $input) {
   __typename ... on ForgetSuccess { memories } ... on UserError { code message } } }"""
 
 SUBJECTS = ("Alex", "Priya", "Sam", "the team", "the build", "the nightly export", "Jordan", "the release")
-EVENTS = ("moved to Friday after the staging test failed", "switched the cache to a shorter expiry",
-          "asked for a review of the billing change", "found the flaky test was a clock issue",
-          "booked the offsite for the second week of March", "prefers tea to coffee in the afternoon",
-          "kept fourteen days of logs instead of thirty", "renamed the queue to match the service")
-QUESTIONS = ("When did the release move, and why?", "What did Priya book for March?", "Which test was flaky?",
-             "What changed in the cache?", "What does Alex prefer in the afternoon?", "How long are logs kept?")
+EVENTS = (
+    "moved to Friday after the staging test failed",
+    "switched the cache to a shorter expiry",
+    "asked for a review of the billing change",
+    "found the flaky test was a clock issue",
+    "booked the offsite for the second week of March",
+    "prefers tea to coffee in the afternoon",
+    "kept fourteen days of logs instead of thirty",
+    "renamed the queue to match the service",
+)
+QUESTIONS = (
+    "When did the release move, and why?",
+    "What did Priya book for March?",
+    "Which test was flaky?",
+    "What changed in the cache?",
+    "What does Alex prefer in the afternoon?",
+    "How long are logs kept?",
+)
 
 
 @dataclass(frozen=True)
@@ -155,11 +167,17 @@ def duration_minutes(text: str) -> float:
     return value
 
 
-def soak_settings(settings: Settings, state_dir: Path, bolt_port: int, http_port: int) -> tuple[Settings, dict[str, str]]:
+def soak_settings(
+    settings: Settings, state_dir: Path, bolt_port: int, http_port: int
+) -> tuple[Settings, dict[str, str]]:
     """The soak's own Neo4j, and the environment its server and migration run with."""
-    env = {"HIPPOGRAPH_STATE_DIR": str(state_dir), "HIPPOGRAPH_NEO4J_BOLT_PORT": str(bolt_port),
-           "HIPPOGRAPH_NEO4J_HTTP_PORT": str(http_port), "NEO4J_URI": f"bolt://127.0.0.1:{bolt_port}",
-           "HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY)}
+    env = {
+        "HIPPOGRAPH_STATE_DIR": str(state_dir),
+        "HIPPOGRAPH_NEO4J_BOLT_PORT": str(bolt_port),
+        "HIPPOGRAPH_NEO4J_HTTP_PORT": str(http_port),
+        "NEO4J_URI": f"bolt://127.0.0.1:{bolt_port}",
+        "HIPPOGRAPH_PROJECT_CAPACITY": str(PROJECT_CAPACITY),
+    }
     return Settings.from_env({**os.environ, **env}), env
 
 
@@ -176,8 +194,10 @@ class Served:
         self.starts += 1
         self._stack = ExitStack()
         self.server = self._stack.enter_context(
-            running_server(self.folder / f"serve-{self.starts}.log", self.env, port=self.port,
-                           ready_timeout=RECOVERY_TIMEOUT_S))
+            running_server(
+                self.folder / f"serve-{self.starts}.log", self.env, port=self.port, ready_timeout=RECOVERY_TIMEOUT_S
+            )
+        )
         return self.server
 
     def kill(self) -> None:
@@ -191,23 +211,41 @@ class Served:
         self.server = None
 
 
-def run(settings: Settings, minutes: float, kill_every: float, users: int, clients: int, state_dir: Path,
-        bolt_port: int | None, http_port: int | None, progress: Callable[[str], None]) -> dict[str, Any]:
+def run(
+    settings: Settings,
+    minutes: float,
+    kill_every: float,
+    users: int,
+    clients: int,
+    state_dir: Path,
+    bolt_port: int | None,
+    http_port: int | None,
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
     """Start both parts, load them, kill them in turn, check; the JSON result."""
     if users < 1 or clients < users:
         raise ConfigError("--users must be at least 1 and --clients at least --users")
     own, env = soak_settings(settings, state_dir, bolt_port or free_port(), http_port or free_port())
     run_id = uuid.uuid4().hex[:8]
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     book = Book()
     outages: list[Outage] = []
     samples: list[dict[str, Any]] = []
     warm_up_s = min(600.0, minutes * 60 / 6)
     result: dict[str, Any] = {
-        "when": started.isoformat(timespec="seconds"), "run": run_id, "minutes": minutes, "kill_every": kill_every,
-        "users": users, "clients": clients, "state_dir": str(state_dir),
+        "when": started.isoformat(timespec="seconds"),
+        "run": run_id,
+        "minutes": minutes,
+        "kill_every": kill_every,
+        "users": users,
+        "clients": clients,
+        "state_dir": str(state_dir),
         "ports": {"bolt": own.neo4j_bolt_port, "http": own.neo4j_http_port},
-        "mix": MIX, "grace_s": GRACE_S, "tail_s": TAIL_S, "sample_s": SAMPLE_S, "warm_up_s": round(warm_up_s, 1),
+        "mix": MIX,
+        "grace_s": GRACE_S,
+        "tail_s": TAIL_S,
+        "sample_s": SAMPLE_S,
+        "warm_up_s": round(warm_up_s, 1),
         "rule": {"growth": GROWTH, "socket_slack": clients, "min_samples": MIN_SAMPLES},
     }
     progress(f"soak {run_id}: Neo4j in {state_dir} on bolt {own.neo4j_bolt_port} / http {own.neo4j_http_port}")
@@ -224,18 +262,25 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
         secrets = [keys.create_key(driver, own.neo4j_database, u, keys.Role.USER).secret for u in user_ids]
         first = served.start()
         result["server_ready_s"] = round(first.ready_seconds, 1)
-        progress(f"hippograph serve on {first.base} ready in {first.ready_seconds:.0f} s; {clients} clients "
-                 f"over {users} users for {minutes:g} min, a kill every {kill_every:g} min")
+        progress(
+            f"hippograph serve on {first.base} ready in {first.ready_seconds:.0f} s; {clients} clients "
+            f"over {users} users for {minutes:g} min, a kill every {kill_every:g} min"
+        )
         t0 = time.monotonic()
 
         def clock() -> float:
             """Seconds since the traffic began: one clock for every thread."""
             return time.monotonic() - t0
 
-        threads = [threading.Thread(target=_client, name=f"soak-{i}", daemon=True,
-                                    args=(i, first.base, secrets[i % users], user_ids[i % users], run_id, book,
-                                          clock, stop))
-                   for i in range(clients)]
+        threads = [
+            threading.Thread(
+                target=_client,
+                name=f"soak-{i}",
+                daemon=True,
+                args=(i, first.base, secrets[i % users], user_ids[i % users], run_id, book, clock, stop),
+            )
+            for i in range(clients)
+        ]
         sampler = threading.Thread(target=_sample, args=(served, clock, stop, samples), daemon=True)
         for t in (*threads, sampler):
             t.start()
@@ -247,10 +292,15 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
         with book.lock:
             answers = list(book.answers)
         result["requests"] = _requests(answers, outages)
-        result["outages"] = [{"part": o.part, "kill_s": round(o.kill_s, 1),
-                              "ready_s": None if o.ready_s is None else round(o.ready_s, 1),
-                              "back_to_ready_s": None if o.ready_s is None else round(o.ready_s - o.kill_s, 1)}
-                             for o in outages]
+        result["outages"] = [
+            {
+                "part": o.part,
+                "kill_s": round(o.kill_s, 1),
+                "ready_s": None if o.ready_s is None else round(o.ready_s, 1),
+                "back_to_ready_s": None if o.ready_s is None else round(o.ready_s - o.kill_s, 1),
+            }
+            for o in outages
+        ]
         result["writes"] = _verify(driver, own.neo4j_database, book)
         result["memory"] = _growth(samples, warm_up_s, result["outages"], clients)
         result["samples"] = samples
@@ -267,14 +317,25 @@ def run(settings: Settings, minutes: float, kill_every: float, users: int, clien
 
 def _migrate(env: Mapping[str, str]) -> None:
     """``hippograph migrate`` against the soak's Neo4j, as a user runs it."""
-    done = subprocess.run([str(Path(sys.executable).with_name("hippograph")), "migrate"], capture_output=True,
-                          text=True, env={**os.environ, **env})
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("hippograph")), "migrate"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
     if done.returncode != 0:
         raise RuntimeError(f"hippograph migrate failed on the soak's Neo4j:\n{done.stderr[-2000:]}")
 
 
-def _kill_in_turn(own: Settings, served: Served, seconds: float, every: float, clock: Callable[[], float],
-                  outages: list[Outage], progress: Callable[[str], None]) -> None:
+def _kill_in_turn(
+    own: Settings,
+    served: Served,
+    seconds: float,
+    every: float,
+    clock: Callable[[], float],
+    outages: list[Outage],
+    progress: Callable[[str], None],
+) -> None:
     """Kill the server, then Neo4j, in turn, every ``every`` seconds until ``seconds``, each time
     waiting until ready again; return once traffic has run ``seconds`` and ``TAIL_S`` past the last recovery."""
     parts = ("server", "neo4j")
@@ -327,8 +388,16 @@ def _ready(served: Served, until: float, clock: Callable[[], float]) -> bool:
     return False
 
 
-def _client(index: int, base: str, secret: str, user: str, run_id: str, book: Book, clock: Callable[[], float],
-            stop: threading.Event) -> None:
+def _client(
+    index: int,
+    base: str,
+    secret: str,
+    user: str,
+    run_id: str,
+    book: Book,
+    clock: Callable[[], float],
+    stop: threading.Event,
+) -> None:
     """One client: requests of the mix, one at a time, until ``stop``."""
     rng = random.Random(index)
     kinds, weights = list(MIX), list(MIX.values())
@@ -348,7 +417,11 @@ def _client(index: int, base: str, secret: str, user: str, run_id: str, book: Bo
             text = f"{rng.choice(SUBJECTS)} {rng.choice(EVENTS)} [{marker}]"
             target = None
             if kind == "remember":
-                query, variables, field_ = REMEMBER, {"input": {"content": text, "tier": "PROJECT", "project": project}}, "remember"
+                query, variables, field_ = (
+                    REMEMBER,
+                    {"input": {"content": text, "tier": "PROJECT", "project": project}},
+                    "remember",
+                )
             elif kind == "recall":
                 query, variables, field_ = RECALL, {"query": rng.choice(QUESTIONS)}, "recall"
             elif kind == "as_of":
@@ -359,8 +432,14 @@ def _client(index: int, base: str, secret: str, user: str, run_id: str, book: Bo
                 variables = {"input": {"id": f"{project}-c{index}-s{session}", "project": project}}
             elif kind == "turn":
                 query, field_ = APPEND_TURN, "appendTurn"
-                variables = {"input": {"session": f"{project}-c{index}-s{session}", "project": project,
-                                       "role": rng.choice(("user", "assistant")), "content": text}}
+                variables = {
+                    "input": {
+                        "session": f"{project}-c{index}-s{session}",
+                        "project": project,
+                        "role": rng.choice(("user", "assistant")),
+                        "content": text,
+                    }
+                }
             else:
                 target = live.pop(rng.randrange(len(live)))
                 query, variables, field_ = FORGET, {"input": {"memory": target[0]}}, "forget"
@@ -374,7 +453,7 @@ def _client(index: int, base: str, secret: str, user: str, run_id: str, book: Bo
                 code = MISSING
             elif code == OK and kind == "remember" and not payload.get("memory"):
                 code = "no memory"
-            when = datetime.now(timezone.utc).isoformat()
+            when = datetime.now(UTC).isoformat()
             with book.lock:
                 book.answers.append(Answer(kind, index, begun, clock(), status, code))
                 if kind == "remember" and code == OK:
@@ -384,7 +463,9 @@ def _client(index: int, base: str, secret: str, user: str, run_id: str, book: Bo
                     book.turns[payload["turnId"]] = (user, marker)
                     turns += 1
                 elif kind == "forget":
-                    (book.forgotten if code == OK and target[0] in payload["memories"] else book.forget_unknown).add(target[0])
+                    (book.forgotten if code == OK and target[0] in payload["memories"] else book.forget_unknown).add(
+                        target[0]
+                    )
             if kind == "session" and code == OK:
                 session_started, turns = True, 0
             if turns >= TURNS_PER_SESSION:
@@ -417,18 +498,30 @@ def _sample(served: Served, clock: Callable[[], float], stop: threading.Event, s
             continue
         pid = server.process.pid
         try:
-            rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                       if line.startswith("VmRSS:"))
+            rss = next(
+                int(line.split()[1])
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if line.startswith("VmRSS:")
+            )
             sockets = sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:"))
         except (OSError, StopIteration):  # it died between the look and the read
             continue
-        samples.append({"t": round(clock(), 1), "pid": pid, "start": served.starts, "rss_mb": round(rss / 1024, 1),
-                        "sockets": sockets})
+        samples.append(
+            {
+                "t": round(clock(), 1),
+                "pid": pid,
+                "start": served.starts,
+                "rss_mb": round(rss / 1024, 1),
+                "sockets": sockets,
+            }
+        )
 
 
 def _in_outage(answer: Answer, outages: Sequence[Outage], end: float) -> bool:
-    return any(answer.start <= (o.ready_s if o.ready_s is not None else end) + GRACE_S and answer.end >= o.kill_s
-               for o in outages)
+    return any(
+        answer.start <= (o.ready_s if o.ready_s is not None else end) + GRACE_S and answer.end >= o.kill_s
+        for o in outages
+    )
 
 
 def _requests(answers: Sequence[Answer], outages: Sequence[Outage]) -> dict[str, Any]:
@@ -453,55 +546,94 @@ def _requests(answers: Sequence[Answer], outages: Sequence[Outage]) -> dict[str,
             missing.append(a)
 
     def examples(found: Sequence[Answer]) -> list[str]:
-        return [f"{a.kind} by client {a.client} at {a.start:.1f}-{a.end:.1f} s: {a.code} ({a.status})" for a in found[:EXAMPLES]]
+        return [
+            f"{a.kind} by client {a.client} at {a.start:.1f}-{a.end:.1f} s: {a.code} ({a.status})"
+            for a in found[:EXAMPLES]
+        ]
 
     return {
         "total": len(answers),
-        "by_kind": {kind: {"requests": sum(c.values()), "ok": c[OK], "not_ok": dict(sorted((k, v) for k, v in c.items() if k != OK))}
-                    for kind, c in sorted(by_kind.items())},
-        "during_outages": dict(during.most_common()), "outside_outages": dict(outside.most_common()),
-        "server_errors_outside": len(bad_outside), "server_error_examples": examples(bad_outside),
-        "unexpected_during": len(unexpected_during), "unexpected_examples": examples(unexpected_during),
-        "as_of_missing": len(missing), "as_of_missing_examples": examples(missing),
+        "by_kind": {
+            kind: {
+                "requests": sum(c.values()),
+                "ok": c[OK],
+                "not_ok": dict(sorted((k, v) for k, v in c.items() if k != OK)),
+            }
+            for kind, c in sorted(by_kind.items())
+        },
+        "during_outages": dict(during.most_common()),
+        "outside_outages": dict(outside.most_common()),
+        "server_errors_outside": len(bad_outside),
+        "server_error_examples": examples(bad_outside),
+        "unexpected_during": len(unexpected_during),
+        "unexpected_examples": examples(unexpected_during),
+        "as_of_missing": len(missing),
+        "as_of_missing_examples": examples(missing),
     }
 
 
 def _verify(driver: Any, database: str, book: Book) -> dict[str, Any]:
-    """Every acknowledged write looked up by id: present (its user's, with its marker) unless forgotten; forgotten ones gone."""
+    """Every acknowledged write looked up by id: present (its user's, with its marker) unless forgotten;
+    forgotten ones gone."""
     kept = {i: v for i, v in book.memories.items() if i not in book.forgotten and i not in book.forget_unknown}
     with driver.session(database=database) as session:
         memories = session.execute_read(inspection.memories_by_id, [*kept, *book.forgotten])
         turns = session.execute_read(inspection.turns_by_id, list(book.turns))
     found = found_writes({i: m for i, (_, m) in kept.items()}, memories, {i: u for i, (u, _) in kept.items()})
     lingering = {r["id"] for r in memories if r["id"] in book.forgotten}
-    turns_found = found_writes({i: m for i, (_, m) in book.turns.items()}, turns, {i: u for i, (u, _) in book.turns.items()})
+    turns_found = found_writes(
+        {i: m for i, (_, m) in book.turns.items()}, turns, {i: u for i, (u, _) in book.turns.items()}
+    )
     lost = sorted(set(kept) - found) + sorted(set(book.turns) - turns_found)
     return {
-        "memories_acknowledged": len(book.memories), "memories_expected": len(kept), "memories_found": len(found),
-        "turns_acknowledged": len(book.turns), "turns_found": len(turns_found),
-        "forgotten_acknowledged": len(book.forgotten), "forgotten_still_there": len(lingering),
+        "memories_acknowledged": len(book.memories),
+        "memories_expected": len(kept),
+        "memories_found": len(found),
+        "turns_acknowledged": len(book.turns),
+        "turns_found": len(turns_found),
+        "forgotten_acknowledged": len(book.forgotten),
+        "forgotten_still_there": len(lingering),
         "forget_outcome_unknown": len(book.forget_unknown),
-        "lost": len(lost), "lost_examples": lost[:EXAMPLES], "lingering_examples": sorted(lingering)[:EXAMPLES],
+        "lost": len(lost),
+        "lost_examples": lost[:EXAMPLES],
+        "lingering_examples": sorted(lingering)[:EXAMPLES],
     }
 
 
-def _growth(samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Sequence[Mapping[str, Any]],
-            socket_slack: int) -> dict[str, Any]:
+def _growth(
+    samples: Sequence[Mapping[str, Any]], warm_up_s: float, outages: Sequence[Mapping[str, Any]], socket_slack: int
+) -> dict[str, Any]:
     """Per server process: did resident memory or sockets grow past its warm-up (the rule of the module's doc)?"""
     processes = []
     for start in sorted({s["start"] for s in samples}):
         mine = [s for s in samples if s["start"] == start]
-        judged = [s for s in mine if s["t"] >= mine[0]["t"] + warm_up_s and not any(
-            o["kill_s"] <= s["t"] <= (o["ready_s"] if o["ready_s"] is not None else s["t"]) + GRACE_S for o in outages)]
-        entry: dict[str, Any] = {"start": start, "pid": mine[0]["pid"], "from_s": mine[0]["t"], "to_s": mine[-1]["t"],
-                                 "samples": len(mine), "judged_samples": len(judged)}
+        judged = [
+            s
+            for s in mine
+            if s["t"] >= mine[0]["t"] + warm_up_s
+            and not any(
+                o["kill_s"] <= s["t"] <= (o["ready_s"] if o["ready_s"] is not None else s["t"]) + GRACE_S
+                for o in outages
+            )
+        ]
+        entry: dict[str, Any] = {
+            "start": start,
+            "pid": mine[0]["pid"],
+            "from_s": mine[0]["t"],
+            "to_s": mine[-1]["t"],
+            "samples": len(mine),
+            "judged_samples": len(judged),
+        }
         if len(judged) >= MIN_SAMPLES:
             cut = judged[0]["t"] + (judged[-1]["t"] - judged[0]["t"]) * 2 / 3
             for measure, slack in (("rss_mb", 0.0), ("sockets", socket_slack)):
                 before = max(s[measure] for s in judged if s["t"] < cut)
                 last = max(s[measure] for s in judged if s["t"] >= cut)
-                entry[measure] = {"max_before_last_third": before, "max_last_third": last,
-                                  "held": last <= max(before * (1 + GROWTH), before + slack)}
+                entry[measure] = {
+                    "max_before_last_third": before,
+                    "max_last_third": last,
+                    "held": last <= max(before * (1 + GROWTH), before + slack),
+                }
         processes.append(entry)
     return {"processes": processes}
 
@@ -511,17 +643,28 @@ def _checks(result: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     outages = result.get("outages", [])
     judged = [p for p in result.get("memory", {}).get("processes", []) if "rss_mb" in p]
     return {
-        "nothing_lost": {"passed": writes.get("lost") == 0 and writes.get("forgotten_still_there") == 0,
-                         "lost": writes.get("lost"), "forgotten_still_there": writes.get("forgotten_still_there")},
-        "every_kill_recovered": {"passed": bool(outages) and all(o["ready_s"] is not None for o in outages),
-                                 "kills": len(outages)},
-        "no_server_error_outside_outages": {"passed": requests.get("server_errors_outside") == 0,
-                                            "count": requests.get("server_errors_outside")},
-        "only_expected_errors_during_outages": {"passed": requests.get("unexpected_during") == 0,
-                                                "count": requests.get("unexpected_during")},
+        "nothing_lost": {
+            "passed": writes.get("lost") == 0 and writes.get("forgotten_still_there") == 0,
+            "lost": writes.get("lost"),
+            "forgotten_still_there": writes.get("forgotten_still_there"),
+        },
+        "every_kill_recovered": {
+            "passed": bool(outages) and all(o["ready_s"] is not None for o in outages),
+            "kills": len(outages),
+        },
+        "no_server_error_outside_outages": {
+            "passed": requests.get("server_errors_outside") == 0,
+            "count": requests.get("server_errors_outside"),
+        },
+        "only_expected_errors_during_outages": {
+            "passed": requests.get("unexpected_during") == 0,
+            "count": requests.get("unexpected_during"),
+        },
         "as_of_reads_true": {"passed": requests.get("as_of_missing") == 0, "count": requests.get("as_of_missing")},
-        "memory_and_sockets_held": {"passed": bool(judged) and all(p["rss_mb"]["held"] and p["sockets"]["held"] for p in judged),
-                                    "processes_judged": len(judged)},
+        "memory_and_sockets_held": {
+            "passed": bool(judged) and all(p["rss_mb"]["held"] and p["sockets"]["held"] for p in judged),
+            "processes_judged": len(judged),
+        },
     }
 
 
@@ -546,24 +689,54 @@ def section(result: Mapping[str, Any], plot: str) -> str:
         f"every {result['kill_every']:g} min, on loopback (`hippograph bench soak`). The server was ready "
         f"{result['server_ready_s']} s after its first start. An outage runs from a kill until `/readyz` answers 200, "
         f"plus {result['grace_s']:g} s of grace; a request overlapping one counts there.\n",
-        "**" + ("All checks passed." if result["passed"] else "Checks FAILED: " + ", ".join(
-            name for name, c in checks.items() if not c["passed"])) + "**\n",
-        report._table(["check", "passed", "detail"], [
-            [name.replace("_", " "), "yes" if c["passed"] else "**no**",
-             ", ".join(f"{k}: {v}" for k, v in c.items() if k != "passed")] for name, c in checks.items()]),
+        "**"
+        + (
+            "All checks passed."
+            if result["passed"]
+            else "Checks FAILED: " + ", ".join(name for name, c in checks.items() if not c["passed"])
+        )
+        + "**\n",
+        report._table(
+            ["check", "passed", "detail"],
+            [
+                [
+                    name.replace("_", " "),
+                    "yes" if c["passed"] else "**no**",
+                    ", ".join(f"{k}: {v}" for k, v in c.items() if k != "passed"),
+                ]
+                for name, c in checks.items()
+            ],
+        ),
         "Kills, and the time from each until the server answered `/readyz` 200:\n",
-        report._table(["part killed", "at s", "ready at s", "back to ready s"], [
-            [o["part"], f"{o['kill_s']:.1f}", "never" if o["ready_s"] is None else f"{o['ready_s']:.1f}",
-             "-" if o["back_to_ready_s"] is None else f"{o['back_to_ready_s']:.1f}"] for o in result["outages"]]),
+        report._table(
+            ["part killed", "at s", "ready at s", "back to ready s"],
+            [
+                [
+                    o["part"],
+                    f"{o['kill_s']:.1f}",
+                    "never" if o["ready_s"] is None else f"{o['ready_s']:.1f}",
+                    "-" if o["back_to_ready_s"] is None else f"{o['back_to_ready_s']:.1f}",
+                ]
+                for o in result["outages"]
+            ],
+        ),
         "Requests by kind (`session` is `startSession`, `turn` `appendTurn`, `as_of` `memory(asOf:)` of a memory "
         "the client wrote, as of its acknowledgement):\n",
-        report._table(["kind", "requests", "ok", "not ok, by code"], [
-            [kind, k["requests"], k["ok"], ", ".join(f"{c}: {n}" for c, n in k["not_ok"].items()) or "-"]
-            for kind, k in requests["by_kind"].items()]),
+        report._table(
+            ["kind", "requests", "ok", "not ok, by code"],
+            [
+                [kind, k["requests"], k["ok"], ", ".join(f"{c}: {n}" for c, n in k["not_ok"].items()) or "-"]
+                for kind, k in requests["by_kind"].items()
+            ],
+        ),
         "Answers during and outside the outages (code, and HTTP status when not 200):\n",
-        report._table(["answer", "during outages", "outside outages"], [
-            [label, requests["during_outages"].get(label, 0), requests["outside_outages"].get(label, 0)]
-            for label in dict.fromkeys([*requests["outside_outages"], *requests["during_outages"]])]),
+        report._table(
+            ["answer", "during outages", "outside outages"],
+            [
+                [label, requests["during_outages"].get(label, 0), requests["outside_outages"].get(label, 0)]
+                for label in dict.fromkeys([*requests["outside_outages"], *requests["during_outages"]])
+            ],
+        ),
         f"Writes: {writes['memories_acknowledged']} memories acknowledged, {writes['forgotten_acknowledged']} of them "
         f"forgotten (acknowledged) and {writes['forget_outcome_unknown']} sent to `forget` without an OK answer (not "
         f"checked); {writes['memories_found']} of the {writes['memories_expected']} expected found, "
@@ -574,10 +747,17 @@ def section(result: Mapping[str, Any], plot: str) -> str:
     rows = []
     for p in result["memory"]["processes"]:
         rss, sockets = p.get("rss_mb"), p.get("sockets")
-        rows.append([p["start"], f"{p['from_s']}-{p['to_s']}", p["samples"], p["judged_samples"],
-                     f"{rss['max_before_last_third']} → {rss['max_last_third']}" if rss else "-",
-                     f"{sockets['max_before_last_third']} → {sockets['max_last_third']}" if sockets else "-",
-                     ("yes" if rss["held"] and sockets["held"] else "**no**") if rss else "not judged (too short)"])
+        rows.append(
+            [
+                p["start"],
+                f"{p['from_s']}-{p['to_s']}",
+                p["samples"],
+                p["judged_samples"],
+                f"{rss['max_before_last_third']} → {rss['max_last_third']}" if rss else "-",
+                f"{sockets['max_before_last_third']} → {sockets['max_last_third']}" if sockets else "-",
+                ("yes" if rss["held"] and sockets["held"] else "**no**") if rss else "not judged (too short)",
+            ]
+        )
     text += [
         f"The server process's resident memory and sockets, sampled every {result['sample_s']:g} s. The rule: "
         f"past a warm-up of {result['warm_up_s']:g} s from each process's first sample (10 min of an hour's run, "
@@ -586,8 +766,18 @@ def section(result: Mapping[str, Any], plot: str) -> str:
         f"within {result['rule']['socket_slack']}, one per client: a client has at most one request in flight, "
         "which may hold one Bolt connection more, as when they all retry after Neo4j comes back). A process with "
         f"fewer than {result['rule']['min_samples']} samples past its warm-up is not judged.\n",
-        report._table(["server process", "sampled s", "samples", "judged", "RSS MB max: before → last third",
-                       "sockets max: before → last third", "held"], rows),
+        report._table(
+            [
+                "server process",
+                "sampled s",
+                "samples",
+                "judged",
+                "RSS MB max: before → last third",
+                "sockets max: before → last third",
+                "held",
+            ],
+            rows,
+        ),
         f"![resident memory and sockets]({plot})\n",
     ]
     return "\n".join(text)
@@ -602,8 +792,12 @@ def _plot(result: Mapping[str, Any], path: Path) -> None:
         sockets.plot([s["t"] for s in mine], [s["sockets"] for s in mine], label=f"server process {start}")
     for ax in (rss, sockets):
         for o in result["outages"]:
-            ax.axvspan(o["kill_s"], (o["ready_s"] or result["elapsed_s"]) + result["grace_s"],
-                       color="tab:red" if o["part"] == "server" else "tab:orange", alpha=0.15)
+            ax.axvspan(
+                o["kill_s"],
+                (o["ready_s"] or result["elapsed_s"]) + result["grace_s"],
+                color="tab:red" if o["part"] == "server" else "tab:orange",
+                alpha=0.15,
+            )
     rss.set_ylabel("resident memory (MB)")
     sockets.set_ylabel("open sockets")
     sockets.set_xlabel("seconds since traffic began (shaded: outages; red server killed, orange Neo4j killed)")

@@ -21,8 +21,8 @@ What was built is recorded in the store itself: each memory's attributes hold it
 in the pool and the pool's fingerprint (``texts.fingerprint``). Each run reads what a tenant short
 of its share holds and adds only what is missing from the start of its stream (a run cut short
 is completed by the next, a larger size only adds); a memory of another pool, in a tenant short of
-its share or in the last tenant, was built from other data, and the run stops and says so. Projects named ``BENCH_WRITES…`` (``bench api``'s writes, forgotten
-after each run) are not the store's.
+its share or in the last tenant, was built from other data, and the run stops and says so. Projects named
+``BENCH_WRITES…`` (``bench api``'s writes, forgotten after each run) are not the store's.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from hippograph_bench.texts import Text, fingerprint
 # and the remaining half in small tenants of 10-200 memories.
 SIZE_CLASSES = (("20%", 1, 0.20), ("2%", 10, 0.02), ("0.1%", 100, 0.001))
 SMALL = (10, 200)
-CLASSES = tuple(name for name, _, _ in SIZE_CLASSES) + ("small",)
+CLASSES = (*(name for name, _, _ in SIZE_CLASSES), "small")
 SESSION_LENGTH = 250
 PROJECT_LENGTH = 10 * SESSION_LENGTH
 ROOMY = 1_000_000_000
@@ -71,8 +71,11 @@ class Tenant:
 
 def tenants(size: int) -> list[Tenant]:
     """The tenants of a ``size``-memory store, largest class first."""
-    population = [Tenant(f"mix-{name.rstrip('%').replace('.', '_')}pct-{i}", name, int(size * share))
-                  for name, count, share in SIZE_CLASSES for i in range(count)]
+    population = [
+        Tenant(f"mix-{name.rstrip('%').replace('.', '_')}pct-{i}", name, int(size * share))
+        for name, count, share in SIZE_CLASSES
+        for i in range(count)
+    ]
     remaining = size - sum(t.memories for t in population)
     i = 0
     while remaining >= SMALL[0]:
@@ -105,8 +108,9 @@ def planned(user_id: str, k: int, texts: Sequence[Text], index: int, pool: str) 
     text = texts[index]
     # Project and long-term memories share one import a scope: each tier takes the part of the scope it needs.
     scope = Scope(user_id, f"p{k // PROJECT_LENGTH}", f"s{k // SESSION_LENGTH}" if tier is Tier.SESSION else None)
-    return scope, MemoryInput(text.content, tier, created_at=text.at,
-                              attributes={"speaker": text.speaker, "text": index, "pool": pool})
+    return scope, MemoryInput(
+        text.content, tier, created_at=text.at, attributes={"speaker": text.speaker, "text": index, "pool": pool}
+    )
 
 
 def held(services: Services, user_ids: Sequence[str]) -> dict[str, int]:
@@ -120,8 +124,10 @@ def grow(services: Services, size: int, texts: Sequence[Text]) -> dict[str, Any]
     """Bring every tenant of ``tenants(size)`` to its share (progress on stderr); what was added, and how long it
     took."""
     if size > len(texts):
-        raise StoreError(f"a store of {size} distinct memories needs as many texts; the data holds {len(texts)}: "
-                         "name more --data files")
+        raise StoreError(
+            f"a store of {size} distinct memories needs as many texts; the data holds {len(texts)}: "
+            "name more --data files"
+        )
     population = tenants(size)
     stream = streams(texts)
     pool = fingerprint(texts)
@@ -130,10 +136,15 @@ def grow(services: Services, size: int, texts: Sequence[Text]) -> dict[str, Any]
     # A store built whole is of one pool: its last tenant (a small one) says which.
     _stored(services, population[-1].user_id, pool)
     started = time.perf_counter()
-    roomy = dataclasses.replace(services, settings=dataclasses.replace(
-        services.settings, session_capacity=ROOMY, project_capacity=ROOMY, long_term_capacity=ROOMY))
-    with Progress(f"store {size}: {len(short)} tenants to fill", sum(t.memories - have[t.user_id] for t in short),
-                  "memories") as shown:
+    roomy = dataclasses.replace(
+        services,
+        settings=dataclasses.replace(
+            services.settings, session_capacity=ROOMY, project_capacity=ROOMY, long_term_capacity=ROOMY
+        ),
+    )
+    with Progress(
+        f"store {size}: {len(short)} tenants to fill", sum(t.memories - have[t.user_id] for t in short), "memories"
+    ) as shown:
         for tenant in short:
             mine = stream[tenant.user_id]
             stored = _stored(services, tenant.user_id, pool)
@@ -148,18 +159,25 @@ def grow(services: Services, size: int, texts: Sequence[Text]) -> dict[str, Any]
     seconds = time.perf_counter() - started
     after = held(services, [t.user_id for t in population])
     created = sum(after.values()) - sum(have.values())
-    return {"created": created, "seconds": round(seconds, 1), "reused": not short,
-            "memories_per_second": round(created / seconds, 1) if created and seconds else None}
+    return {
+        "created": created,
+        "seconds": round(seconds, 1),
+        "reused": not short,
+        "memories_per_second": round(created / seconds, 1) if created and seconds else None,
+    }
 
 
 def _stored(services: Services, user_id: str, pool: str) -> set[int]:
     """The places in the pool of the texts a tenant holds; a memory of another pool stops the run."""
     with services.driver.session(database=services.database) as session:
-        attributes = [json.loads(a or "{}") for a in session.execute_read(inspection.memory_attributes, user_id,
-                                                                            BENCH_WRITES)]
+        attributes = [
+            json.loads(a or "{}") for a in session.execute_read(inspection.memory_attributes, user_id, BENCH_WRITES)
+        ]
     if other := [a for a in attributes if a.get("pool") != pool]:
-        raise StoreError(f"{user_id} holds {len(other)} memories of another pool ({other[0].get('pool')}, not {pool}): "
-                         "the store was built from other --data; name the same files, or forget the mix-* users")
+        raise StoreError(
+            f"{user_id} holds {len(other)} memories of another pool ({other[0].get('pool')}, not {pool}): "
+            "the store was built from other --data; name the same files, or forget the mix-* users"
+        )
     return {a["text"] for a in attributes}
 
 

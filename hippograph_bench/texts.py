@@ -44,7 +44,7 @@ def cut(text: str) -> Iterator[str]:
     start = n = 0
     while start < len(said):
         size = PASSAGES[n % len(PASSAGES)]
-        chunk = said[start:start + size]
+        chunk = said[start : start + size]
         yield from chunk
         if len(chunk) > 1:
             yield " ".join(chunk)

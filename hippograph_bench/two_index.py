@@ -33,11 +33,18 @@ RETURN m.id AS id, score ORDER BY score DESC LIMIT $k
 
 
 def two_index_search(
-    tx: ManagedTransaction, user_id: str, embedding: Sequence[float], text_query: str, k: int,
+    tx: ManagedTransaction,
+    user_id: str,
+    embedding: Sequence[float],
+    text_query: str,
+    k: int,
 ) -> list[dict[str, Any]]:
     """The user's best ``k`` memories by the two indexes; ``text_query`` is a Lucene query ('' for none)."""
-    return [dict(record) for record in tx.run(
-        TWO_INDEX_SEARCH, userId=user_id, embedding=list(embedding), text=text_query, k=k)]
+    return [
+        dict(record)
+        for record in tx.run(TWO_INDEX_SEARCH, userId=user_id, embedding=list(embedding), text=text_query, k=k)
+    ]
+
 
 # The vector index search recall's vector branch makes for a user-wide scope, alone: the caller's
 # live memories of the tiers asked for, ``k`` of them (recall asks for ``index_k``).
@@ -52,6 +59,10 @@ RETURN count(m) AS found
 """
 
 
-def vector_search(tx: ManagedTransaction, user_id: str, embedding: Sequence[float], tiers: Sequence[str], k: int) -> int:
+def vector_search(
+    tx: ManagedTransaction, user_id: str, embedding: Sequence[float], tiers: Sequence[str], k: int
+) -> int:
     """How many of the user's ``k`` nearest live memories of ``tiers`` the vector index found."""
-    return tx.run(VECTOR_SEARCH, userId=user_id, embedding=list(embedding), tiers=list(tiers), k=k).single(strict=True)["found"]
+    return tx.run(VECTOR_SEARCH, userId=user_id, embedding=list(embedding), tiers=list(tiers), k=k).single(strict=True)[
+        "found"
+    ]

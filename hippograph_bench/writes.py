@@ -21,7 +21,7 @@ import sys
 import time
 import uuid
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any
 
@@ -43,17 +43,19 @@ EMBED_CHUNK = 512
 
 def locomo_texts(paths: Sequence[Path], limit: int) -> list[str]:
     """Distinct turn texts of LoCoMo files, as the recall benchmark stores them, in file order."""
-    texts = list(dict.fromkeys(
-        turn.content for conversation in load(paths) for turn in conversation.turns
-    ))
+    texts = list(dict.fromkeys(turn.content for conversation in load(paths) for turn in conversation.turns))
     if len(texts) < limit:
         raise ValueError(f"the data holds {len(texts)} distinct turns, fewer than the {limit} asked for")
     return texts[:limit]
 
 
 def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int = 3000) -> dict[str, Any]:
-    roomy = dataclasses.replace(services, settings=dataclasses.replace(
-        services.settings, session_capacity=LARGE, project_capacity=LARGE, long_term_capacity=LARGE))
+    roomy = dataclasses.replace(
+        services,
+        settings=dataclasses.replace(
+            services.settings, session_capacity=LARGE, project_capacity=LARGE, long_term_capacity=LARGE
+        ),
+    )
     texts = locomo_texts(data, singles + bulk)
     user = f"bench-writes-{uuid.uuid4().hex[:8]}"
     try:
@@ -74,23 +76,29 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 
         bulk_texts = texts[singles:]
         # An embedder of its own: the service's keeps the vectors it made, and would hand them to the import.
-        print(f"bench writes: loading an embedder of its own ({services.settings.embedding_model})",
-              file=sys.stderr, flush=True)
+        print(
+            f"bench writes: loading an embedder of its own ({services.settings.embedding_model})",
+            file=sys.stderr,
+            flush=True,
+        )
         raw = open_embedder(services.settings)
         raw.embed_documents(bulk_texts[:64])
         timed = bulk_texts[64:]
         with Progress("bench writes: raw embedding", len(timed), "texts") as shown:
             started = time.perf_counter()
             for start in range(0, len(timed), EMBED_CHUNK):
-                raw.embed_documents(timed[start:start + EMBED_CHUNK])
-                shown.advance(len(timed[start:start + EMBED_CHUNK]))
+                raw.embed_documents(timed[start : start + EMBED_CHUNK])
+                shown.advance(len(timed[start : start + EMBED_CHUNK]))
             embed_rate = len(timed) / (time.perf_counter() - started)
 
         items = [MemoryInput(text, Tier.PROJECT) for text in bulk_texts]
         with Progress("bench writes: bulk import", len(items), "memories") as shown:
             started = time.perf_counter()
-            ids = [memory_id for stored in bulk_import(roomy, Scope(user, "bulk"), items, progress=shown)
-                   for memory_id in stored]
+            ids = [
+                memory_id
+                for stored in bulk_import(roomy, Scope(user, "bulk"), items, progress=shown)
+                for memory_id in stored
+            ]
             import_seconds = time.perf_counter() - started
         assert len(set(ids)) == len(items)
     finally:
@@ -98,16 +106,24 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 
     import_rate = len(bulk_texts) / import_seconds
     return {
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "model": services.embedder.name, "encoding": services.embedder.running(),
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+        "model": services.embedder.name,
+        "encoding": services.embedder.running(),
         "remember": {
             "samples": len(latencies),
             "p50_ms": round(statistics.median(latencies), 2),
             "p95_ms": round(metrics.percentile(latencies, 95), 2),
             "p99_ms": round(metrics.percentile(latencies, 99), 2),
             "mean_ms": round(statistics.fmean(latencies), 2),
-            **({"vectors": "after", "slowest_vector_ms": round(late.slowest * 1000, 1),
-                "settled_after_last_ms": round(settled_ms, 1)} if late is not None else {}),
+            **(
+                {
+                    "vectors": "after",
+                    "slowest_vector_ms": round(late.slowest * 1000, 1),
+                    "settled_after_last_ms": round(settled_ms, 1),
+                }
+                if late is not None
+                else {}
+            ),
         },
         "bulk": {
             "memories": len(bulk_texts),
@@ -121,29 +137,37 @@ def run(services: Services, data: Sequence[Path], singles: int = 300, bulk: int 
 def report(result: dict[str, Any]) -> str:
     single, bulk = result["remember"], result["bulk"]
     after = single.get("vectors") == "after"
-    return "\n".join([
-        "# writes",
-        "",
-        "## The write path",
-        "",
-        f"Measured {result['when']} with `{result['model']}` on this machine (`hippograph bench writes`). "
-        f"{encoding(result)}",
-        "",
-        "| measure | value |",
-        "|---|---|",
-        f"| `remember` p50 ({'its vector after the answer, HIPPOGRAPH_WRITE_VECTORS=after' if after else 'embedding included'})"
-        f" | {single['p50_ms']} ms |",
-        f"| `remember` p95 | {single['p95_ms']} ms |",
-        f"| `remember` p99 | {single['p99_ms']} ms |",
-        *([
-            f"| the longest a memory waited for its vector after its answer | {single['slowest_vector_ms']} ms |",
-            f"| every vector written, after the last answer | {single['settled_after_last_ms']} ms |",
-        ] if after else []),
-        f"| raw embedding throughput | {bulk['raw_embedding_per_s']} texts/s |",
-        f"| `bulk_import` throughput | {bulk['bulk_import_per_s']} memories/s |",
-        f"| bulk import / raw embedding | {bulk['ratio']} |",
-        "",
-        f"{single['samples']} single writes and {bulk['memories']} bulk memories, LoCoMo turns as text "
-        "(Maharana et al., ACL 2024, CC BY-NC 4.0).",
-        "",
-    ])
+    return "\n".join(
+        [
+            "# writes",
+            "",
+            "## The write path",
+            "",
+            f"Measured {result['when']} with `{result['model']}` on this machine (`hippograph bench writes`). "
+            f"{encoding(result)}",
+            "",
+            "| measure | value |",
+            "|---|---|",
+            f"| `remember` p50 "
+            f"({'its vector after the answer, HIPPOGRAPH_WRITE_VECTORS=after' if after else 'embedding included'})"
+            f" | {single['p50_ms']} ms |",
+            f"| `remember` p95 | {single['p95_ms']} ms |",
+            f"| `remember` p99 | {single['p99_ms']} ms |",
+            *(
+                [
+                    f"| the longest a memory waited for its vector after its answer | "
+                    f"{single['slowest_vector_ms']} ms |",
+                    f"| every vector written, after the last answer | {single['settled_after_last_ms']} ms |",
+                ]
+                if after
+                else []
+            ),
+            f"| raw embedding throughput | {bulk['raw_embedding_per_s']} texts/s |",
+            f"| `bulk_import` throughput | {bulk['bulk_import_per_s']} memories/s |",
+            f"| bulk import / raw embedding | {bulk['ratio']} |",
+            "",
+            f"{single['samples']} single writes and {bulk['memories']} bulk memories, LoCoMo turns as text "
+            "(Maharana et al., ACL 2024, CC BY-NC 4.0).",
+            "",
+        ]
+    )

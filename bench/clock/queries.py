@@ -10,8 +10,9 @@ shortcut moves it). The machine is shared: the load average is read before and a
 
 Run it again under ``ATEN_CPU_CAPABILITY=avx2`` to see the clock of a host with AVX2 only (this one's
 capability, and whether it computes bfloat16 natively, are recorded in the output). ``--onnx DIR``:
-also all-mpnet-base-v2 exported to ONNX (in DIR) and run by ONNX Runtime, in float32 and with its
-dynamic int8 quantization (needs ``onnxruntime`` and ``onnx``).
+also all-mpnet-base-v2 exported to ONNX (in DIR) and run by ONNX Runtime in float32, and the int8 file
+the service runs (``hippograph model install``'s export, 7-bit weights: bench/clock/README.md, On an
+AVX2-only host), through the service's own ``OnnxQueryEncoder``.
 """
 
 from __future__ import annotations
@@ -27,11 +28,20 @@ from typing import Any
 import numpy as np
 import torch
 
-from hippograph.encoding.embedding import Embedder, _native_bfloat16
+from hippograph.encoding import onnx_queries
+from hippograph.encoding.embedding import Embedder
 from hippograph.encoding.encoder import PackedEncoder
+from hippograph.encoding.onnx_queries import OnnxQueryEncoder
 from hippograph_bench.data import load
 
 WARM_UP = 20
+MPNET = "all-mpnet-base-v2"
+
+
+def native_bfloat16() -> bool:
+    """Whether the CPU multiplies bfloat16 in hardware (AVX-512 BF16 or AMX), as /proc/cpuinfo says."""
+    flags = Path("/proc/cpuinfo").read_text().split()
+    return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
 def timed(encode: Callable[[str], np.ndarray], texts: list[str]) -> tuple[dict[str, float], np.ndarray]:
@@ -49,14 +59,14 @@ def timed(encode: Callable[[str], np.ndarray], texts: list[str]) -> tuple[dict[s
 
 
 def onnx_encoders(embedder: Embedder, folder: Path) -> dict[str, Callable[[str], np.ndarray]]:
-    """all-mpnet-base-v2 through ONNX Runtime: exported once (float32), and quantized (dynamic int8)."""
+    """all-mpnet-base-v2 through ONNX Runtime: exported once here (float32), and the service's int8 file (one
+    export of it, the service's: a copy quantized here had full-range weights, which saturate without VNNI)."""
     import onnxruntime
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     model = embedder._model  # noqa: SLF001 (a measurement of the private model)
     tokenizer, longest = model.tokenizer, int(model.max_seq_length)
     folder.mkdir(parents=True, exist_ok=True)
-    plain, int8 = folder / "mpnet.onnx", folder / "mpnet-int8.onnx"
+    plain = folder / "mpnet.onnx"
     if not plain.exists():
         transformer = model[0].auto_model.eval()
         transformer.config.return_dict = False
@@ -65,23 +75,20 @@ def onnx_encoders(embedder: Embedder, folder: Path) -> dict[str, Callable[[str],
                           input_names=["input_ids", "attention_mask"], output_names=["hidden"], dynamo=False,
                           dynamic_axes={"input_ids": {0: "b", 1: "n"}, "attention_mask": {0: "b", 1: "n"},
                                         "hidden": {0: "b", 1: "n"}}, opset_version=17)
-    if not int8.exists():
-        quantize_dynamic(str(plain), str(int8), weight_type=QuantType.QInt8, per_channel=True)
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    out = {}
-    for name, path in (("all-mpnet-base-v2 onnxruntime float32", plain), ("all-mpnet-base-v2 onnxruntime int8", int8)):
-        session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(str(plain), options, providers=["CPUExecutionProvider"])
 
-        def encode(text: str, s: Any = session) -> np.ndarray:
-            ids = np.array([tokenizer(text, truncation=True, max_length=longest)["input_ids"]], dtype=np.int64)
-            hidden = s.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0]
-            mean = hidden.mean(axis=0)
-            return mean / np.linalg.norm(mean)
+    def encode(text: str) -> np.ndarray:
+        ids = np.array([tokenizer(text, truncation=True, max_length=longest)["input_ids"]], dtype=np.int64)
+        hidden = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0]
+        mean = hidden.mean(axis=0)
+        return mean / np.linalg.norm(mean)
 
-        out[name] = encode
-    return out
+    int8 = OnnxQueryEncoder(MPNET, model, onnx_queries.folder(MPNET), threads=1)
+    return {"all-mpnet-base-v2 onnxruntime float32": encode,
+            "all-mpnet-base-v2 onnxruntime int8": lambda text: int8.encode([text])[0]}
 
 
 def main() -> None:
@@ -95,7 +102,7 @@ def main() -> None:
     torch.set_num_threads(1)
     texts = list(dict.fromkeys(q.text for c in load([args.data]) for q in c.questions))[:WARM_UP + args.queries]
     result: dict[str, Any] = {
-        "capability": torch.backends.cpu.get_cpu_capability(), "native_bfloat16": _native_bfloat16(torch),
+        "capability": torch.backends.cpu.get_cpu_capability(), "native_bfloat16": native_bfloat16(),
         "ATEN_CPU_CAPABILITY": os.environ.get("ATEN_CPU_CAPABILITY"), "queries": len(texts) - WARM_UP,
         "threads": 1, "load_average_before": os.getloadavg(), "encoders": {},
     }

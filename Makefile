@@ -1,8 +1,7 @@
 # Two commands do everything on a fresh machine:
 #   make run    virtual environment, dependencies, models, Neo4j from Maven, migrations, then serve
 #   make test   the same set-up, `make check`, then pytest against a separate test Neo4j; stops what it started
-#   make check  ruff's lint and format on hippograph/ and hippograph_bench/, mypy --strict on hippograph/
-#               (settings in pyproject.toml)
+#   make check  ruff's lint and format and mypy --strict on hippograph/ and hippograph_bench/ (pyproject.toml)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -66,7 +65,7 @@ run: setup
 check: $(STAMP)
 	$(VENV)/bin/ruff check hippograph hippograph_bench
 	$(VENV)/bin/ruff format --check hippograph hippograph_bench
-	$(VENV)/bin/mypy hippograph
+	$(VENV)/bin/mypy
 
 test: setup check
 	@was_running=0; env $(TEST_ENV) $(HG) neo4j status >/dev/null && was_running=1; \

@@ -317,9 +317,14 @@ def _load() -> list[float]:
 def _verify(services: Services, samples: Sequence[Sample], project: str, owner: Callable[[int], str]) -> dict[str, Any]:
     """Every acknowledged write looked up by id: found when it exists, is its client's user's
     (``owner``) and holds its marker."""
-    written = [s for s in samples if s.kind == "remember" and s.outcome.memory_id and s.outcome.error is None]
-    acknowledged = {s.outcome.memory_id: s.marker for s in written}
-    owners = {s.outcome.memory_id: owner(s.client) for s in written}
+    # (id, sample) of each acknowledged write: an acknowledged remember always names its memory.
+    written = [
+        (memory_id, s)
+        for s in samples
+        if s.kind == "remember" and s.outcome.error is None and (memory_id := s.outcome.memory_id)
+    ]
+    acknowledged = {memory_id: s.marker for memory_id, s in written}
+    owners = {memory_id: owner(s.client) for memory_id, s in written}
     deleted = {d for s in samples for d in s.outcome.deleted}
     found: set[str] = set()
     ids = list(acknowledged)

@@ -19,6 +19,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from hippograph.graph import recall as recall_cypher
@@ -57,10 +58,12 @@ def times(services: Services, profile: RecallProfile, user_id: str, text: str, n
     ms: dict[str, float] = {}
     for name, variant in variants(profile).items():
         request = build_query(variant, Scope(user_id), analysis, embedding, now, list(Tier))
-        ms[name] = _timed(services, lambda tx, r=request: recall_cypher.recall_candidates(tx, r))
+        ms[name] = _timed(services, partial(recall_cypher.recall_candidates, query=request))
     tiers = [tier.value for tier in Tier]
     k = max(profile.vector.k, profile.vector.index_k)
-    ms["vector_search"] = _timed(services, lambda tx: vector_search(tx, user_id, embedding, tiers, k))
+    ms["vector_search"] = _timed(
+        services, partial(vector_search, user_id=user_id, embedding=embedding, tiers=tiers, k=k)
+    )
     return {
         "statement": ms["all"],
         "vector_search": ms["vector_search"],

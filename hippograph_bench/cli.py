@@ -18,7 +18,7 @@ EXTRA = ("matplotlib", "httpx")
 DATA_HELP = "a LoCoMo-format JSON file, or its .json.xz (repeatable: each file a set, reported apart and together)"
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``bench`` command group."""
     bench = sub.add_parser(
         "bench", help="benchmarks: recall quality, weight fitting, recall latency, the API under load"

@@ -258,7 +258,7 @@ def _held(services: Services, user_id: str) -> Iterator[None]:
 
 def _code(body: dict[str, Any]) -> str:
     errors = body.get("errors")
-    return errors[0]["extensions"]["code"] if errors else body["data"]["updateMemory"]["__typename"]
+    return str(errors[0]["extensions"]["code"] if errors else body["data"]["updateMemory"]["__typename"])
 
 
 def _first_recall(services: Services, warm: bool) -> float:
@@ -271,7 +271,7 @@ def _first_recall(services: Services, warm: bool) -> float:
         text=True,
         check=True,
     )
-    return json.loads(done.stdout.splitlines()[-1])
+    return float(json.loads(done.stdout.splitlines()[-1]))
 
 
 def _first_recall_here(warm: bool) -> float:

@@ -48,6 +48,7 @@ import numpy as np
 from hippograph.config import ConfigError
 from hippograph.memory.recall.analysis import Style, analyse
 from hippograph.memory.recall.profiles import PROFILES, RecallProfile
+from hippograph.memory.recall.query import Candidate
 from hippograph.memory.services import Services
 from hippograph.progress import Progress
 from hippograph_bench import metrics
@@ -460,7 +461,9 @@ def fit_style(rows: Sequence[Rows], style_fit: StyleFit, floor: float, step: flo
     }
 
 
-def relation_parts(rows: Sequence[Rows], floor: float, grids: Grids = DEFAULT_FIT.grids) -> dict[str, np.ndarray]:
+def relation_parts(
+    rows: Sequence[Rows], floor: float, grids: Grids = DEFAULT_FIT.grids
+) -> dict[str, dict[str, np.ndarray]]:
     """Held out, what each part of relation earns: the leave-one-conversation-out check (at
     ``PARTS_STEP``) with relation as both parts' mean (as served), as its entity part alone (what the
     profile gives without neighbours, ``seed_k`` 0) and as its neighbour part alone (half the neighbour:
@@ -562,7 +565,7 @@ def _row(
 ) -> Rows:
     """The question asked through the recall statement: a row per turn it ranked, with its components."""
     # A row a turn: one stored as parts keeps the row of the part the statement ranked first.
-    firsts = {}
+    firsts: dict[str, Candidate] = {}
     for c in ask(services, conversation, question, profile).ranking:
         for dia_id in dia_ids.get(c.id, ()):
             firsts.setdefault(dia_id, c)

@@ -87,7 +87,7 @@ def turns_by_id(tx: ManagedTransaction, ids: Sequence[str]) -> list[dict[str, An
 
 
 def project_memory_count(tx: ManagedTransaction, user_id: str, project_id: str) -> int:
-    return tx.run(PROJECT_MEMORY_COUNT, userId=user_id, projectId=project_id).single(strict=True)["n"]
+    return int(tx.run(PROJECT_MEMORY_COUNT, userId=user_id, projectId=project_id).single(strict=True)["n"])
 
 
 def active_memories(tx: ManagedTransaction, user_id: str) -> list[dict[str, Any]]:
@@ -99,7 +99,7 @@ def owner_vectors(tx: ManagedTransaction, user_id: str, tiers: Sequence[str]) ->
 
 
 def memory_total(tx: ManagedTransaction) -> int:
-    return tx.run(MEMORY_TOTAL).single(strict=True)["memories"]
+    return int(tx.run(MEMORY_TOTAL).single(strict=True)["memories"])
 
 
 # The JVM's heap in use, and the page cache Neo4j was given (what it holds of the store is at most that).

@@ -20,10 +20,12 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from agents import SQLiteSession
+from agents.items import TResponseInputItem
 from agents.memory import Session
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
@@ -71,7 +73,7 @@ async def _atimed(calls: Sequence[Callable[[], Awaitable[Any]]]) -> list[float]:
     return seconds
 
 
-def session_item(n: int) -> dict[str, Any]:
+def session_item(n: int) -> TResponseInputItem:
     """The n-th item a session takes: a user's message, then an assistant's reply as the SDK gives one."""
     if n % 2 == 0:
         return {"role": "user", "content": fact(n)}
@@ -88,10 +90,10 @@ async def _measure_session(
     session: Session, items: int, reads: int, progress: Callable[[str], None], name: str
 ) -> dict[str, dict[str, float]]:
     progress(f"{name}: {items} add_items of one item")
-    added = await _atimed([lambda n=n: session.add_items([session_item(n)]) for n in range(items)])
+    added = await _atimed([partial(session.add_items, [session_item(n)]) for n in range(items)])
     progress(f"{name}: {reads} get_items(), {reads} get_items(limit=10)")
-    everything = await _atimed([lambda: session.get_items() for _ in range(reads)])
-    last = await _atimed([lambda: session.get_items(limit=10) for _ in range(reads)])
+    everything = await _atimed([session.get_items for _ in range(reads)])
+    last = await _atimed([partial(session.get_items, limit=10) for _ in range(reads)])
     return dict(zip(SESSION_CALLS, (_figures(added), _figures(everything), _figures(last))))
 
 
@@ -105,18 +107,16 @@ def _measure(
     names = [f"fact-{n}" for n in range(items)]
     figures = {}
     progress(f"{name}: {items} puts of new keys")
-    figures[CALLS[0]] = _figures(
-        _timed([lambda n=n: store.put(where, names[n], {"text": fact(n)}) for n in range(items)])
-    )
+    figures[CALLS[0]] = _figures(_timed([partial(store.put, where, names[n], {"text": fact(n)}) for n in range(items)]))
     progress(f"{name}: {items} puts over the same keys")
     figures[CALLS[1]] = _figures(
-        _timed([lambda n=n: store.put(where, names[n], {"text": fact(n) + " Still true."}) for n in range(items)])
+        _timed([partial(store.put, where, names[n], {"text": fact(n) + " Still true."}) for n in range(items)])
     )
     progress(f"{name}: {items} gets")
-    figures[CALLS[2]] = _figures(_timed([lambda n=n: store.get(where, names[n]) for n in range(items)]))
+    figures[CALLS[2]] = _figures(_timed([partial(store.get, where, names[n]) for n in range(items)]))
     progress(f"{name}: {searches} searches with a query")
     figures[CALLS[3]] = _figures(
-        _timed([lambda n=n: store.search(where, query=QUERIES[n % len(QUERIES)], limit=10) for n in range(searches)])
+        _timed([partial(store.search, where, query=QUERIES[n % len(QUERIES)], limit=10) for n in range(searches)])
     )
     return figures
 
@@ -144,7 +144,7 @@ def run(services: Services, items: int, searches: int, progress: Callable[[str],
             finally:
                 requests.setdefault(operation.name, []).append(time.perf_counter() - start)
 
-        store.client.send = timed_send  # type: ignore[method-assign]
+        store.client.send = timed_send  # type: ignore[method-assign]  # wrapped to time the requests a call makes
         hippograph = _measure(store, ("memories", "bench"), items, searches, progress, "HippographStore")
         store.close()
         sqlite = asyncio.run(

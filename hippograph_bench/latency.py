@@ -137,6 +137,7 @@ def _measure(
         started = time.perf_counter()
         result = recall(services, text, Scope(user_id), "critical", hybrid, now=now)
         total.append((time.perf_counter() - started) * 1000)
+        assert result.timings is not None  # recall() always times itself
         embed.append(result.timings.embed_ms)
         query.append(result.timings.query_ms)
         bare.append(_two_index_ms(services, user_id, text, hybrid.gates.candidates))
@@ -144,6 +145,7 @@ def _measure(
         past = recall(services, text, Scope(user_id), "critical", hybrid, as_of=datetime.now(UTC))
         # The encoder keeps recent queries, so this recall finds the question's vector made by the one before:
         # it is charged that one's embedding instead of its own, and the two differ by their statements' work.
+        assert past.timings is not None
         as_of.append((time.perf_counter() - started) * 1000 - past.timings.embed_ms + result.timings.embed_ms)
         if n < PARTS_QUERIES:
             parts.append(branches.times(services, hybrid, user_id, text, now))
@@ -204,12 +206,12 @@ def _exactness(services: Services, owners: Sequence[Tenant], questions: Sequence
         )
     overlaps = []
     for i, text in enumerate(questions):
-        owner = owners[i % len(owners)].user_id
-        ids, matrix = scans[owner]
+        asker = owners[i % len(owners)].user_id
+        ids, matrix = scans[asker]
         q = services.embedder.embed_query(text)
         exact = [ids[j] for j in np.argsort(-(matrix @ q), kind="stable")[:10]]
         found = [
-            c.id for c in recall(services, text, Scope(owner), "critical", VECTOR, now=now, record_access=False).ranking
+            c.id for c in recall(services, text, Scope(asker), "critical", VECTOR, now=now, record_access=False).ranking
         ]
         overlaps.append(metrics.overlap_at(found, exact, 10))
     return {

@@ -87,27 +87,27 @@ def spread(values: Sequence[float]) -> dict[str, float | int]:
     }
 
 
-def _graphql_body(status: int, body: Any) -> tuple[Outcome | None, Mapping[str, Any] | None]:
+def _graphql_body(status: int, body: Any) -> Outcome | Mapping[str, Any]:
     """The ``data`` of a 200 answer without errors, or the failed Outcome."""
     if status != 200:
-        return Outcome(f"http {status}", str(body)[:200]), None
+        return Outcome(f"http {status}", str(body)[:200])
     if not isinstance(body, Mapping):
-        return Outcome("graphql", "the body is not a JSON object"), None
+        return Outcome("graphql", "the body is not a JSON object")
     if body.get("errors"):
         first = body["errors"][0]
         code = (first.get("extensions") or {}).get("code", "")
-        return Outcome("graphql", f"{code} {first.get('message', '')}".strip()[:200]), None
+        return Outcome("graphql", f"{code} {first.get('message', '')}".strip()[:200])
     data = body.get("data")
     if not isinstance(data, Mapping):
-        return Outcome("graphql", "no data"), None
-    return None, data
+        return Outcome("graphql", "no data")
+    return data
 
 
 def read_recall(status: int, body: Any) -> Outcome:
     """A ``recall`` answer: success (with the server's timings) or why not."""
-    failed, data = _graphql_body(status, body)
-    if failed is not None:
-        return failed
+    data = _graphql_body(status, body)
+    if isinstance(data, Outcome):
+        return data
     result = data.get("recall")
     if not isinstance(result, Mapping) or not isinstance(result.get("items"), list):
         return Outcome("graphql", "recall returned no result")
@@ -116,9 +116,9 @@ def read_recall(status: int, body: Any) -> Outcome:
 
 def read_remember(status: int, body: Any) -> Outcome:
     """A ``remember`` answer: the stored memory's id, or the error (an error type of the union counts)."""
-    failed, data = _graphql_body(status, body)
-    if failed is not None:
-        return failed
+    data = _graphql_body(status, body)
+    if isinstance(data, Outcome):
+        return data
     payload = data.get("remember")
     if not isinstance(payload, Mapping):
         return Outcome("graphql", "remember returned nothing")
@@ -280,7 +280,7 @@ def concurrent(
                 marker, repeat = None, False
                 if rng.random() < write_share:
                     kind, marker = "remember", f"{run_id}-c{index}-w{n}"
-                    variables = {
+                    variables: dict[str, Any] = {
                         "input": {
                             "content": write_text(rng.choice(turns), marker),
                             **write_place(project, sessions, index + n),

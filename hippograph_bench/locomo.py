@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from hippograph.graph.recall import RelationBranch
@@ -52,8 +53,9 @@ from hippograph.memory.recall.profiles import PROFILES, Gates, Priority, RecallP
 from hippograph.memory.recall.query import RecallResult, recall, select
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.admission import MemoryInput
 from hippograph.memory.writing.forget import forget_user
-from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph.memory.writing.store import bulk_import
 from hippograph.progress import Progress
 from hippograph_bench import metrics
 from hippograph_bench.data import Conversation, DataSet, Question, session_of
@@ -391,7 +393,7 @@ def summarise(
         "per_type": {
             kind: {
                 "questions": sum(1 for c in conversations for q in c.questions if q.kind == kind),
-                "results": by(lambda a, kind=kind: a.kind == kind),
+                "results": by(partial(_of_kind, kind)),
             }
             for kind in kinds
         },
@@ -400,10 +402,18 @@ def summarise(
     }
     if listed:
         summary["per_conversation"] = {
-            c.sample_id: {"questions": len(c.questions), "results": by(lambda a, s=c.sample_id: a.conversation == s)}
+            c.sample_id: {"questions": len(c.questions), "results": by(partial(_of_conversation, c.sample_id))}
             for c in conversations
         }
     return summary
+
+
+def _of_kind(kind: str, asked: Asked) -> bool:
+    return asked.kind == kind
+
+
+def _of_conversation(sample_id: str, asked: Asked) -> bool:
+    return asked.conversation == sample_id
 
 
 def describe(profile: RecallProfile) -> dict[str, Any]:

@@ -26,7 +26,7 @@ READY_TIMEOUT_S = 180.0
 class Server:
     base: str
     log: Path
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     # From the start of the process until /readyz said ready.
     ready_seconds: float = 0.0
 
@@ -49,7 +49,7 @@ class ServerFailed(RuntimeError):
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 @contextmanager

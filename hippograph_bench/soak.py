@@ -415,7 +415,8 @@ def _client(
                 kind = "session"
             marker = f"{run_id}-c{index}-n{n}"
             text = f"{rng.choice(SUBJECTS)} {rng.choice(EVENTS)} [{marker}]"
-            target = None
+            target: tuple[str, str] | None = None  # the memory an as_of reads or a forget forgets
+            variables: dict[str, Any]
             if kind == "remember":
                 query, variables, field_ = (
                     REMEMBER,
@@ -462,7 +463,7 @@ def _client(
                 elif kind == "turn" and code == OK:
                     book.turns[payload["turnId"]] = (user, marker)
                     turns += 1
-                elif kind == "forget":
+                elif kind == "forget" and target is not None:
                     (book.forgotten if code == OK and target[0] in payload["memories"] else book.forget_unknown).add(
                         target[0]
                     )

@@ -39,7 +39,8 @@ from hippograph.config import ConfigError
 from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
 from hippograph.memory.tiers import Scope
-from hippograph.memory.writing.store import MemoryInput, bulk_import
+from hippograph.memory.writing.admission import MemoryInput
+from hippograph.memory.writing.store import bulk_import
 from hippograph.progress import Progress
 from hippograph_bench import inspection
 from hippograph_bench.texts import Text, fingerprint

@@ -63,6 +63,5 @@ def vector_search(
     tx: ManagedTransaction, user_id: str, embedding: Sequence[float], tiers: Sequence[str], k: int
 ) -> int:
     """How many of the user's ``k`` nearest live memories of ``tiers`` the vector index found."""
-    return tx.run(VECTOR_SEARCH, userId=user_id, embedding=list(embedding), tiers=list(tiers), k=k).single(strict=True)[
-        "found"
-    ]
+    found = tx.run(VECTOR_SEARCH, userId=user_id, embedding=list(embedding), tiers=list(tiers), k=k)
+    return int(found.single(strict=True)["found"])

@@ -29,8 +29,9 @@ from hippograph.graph.vocabulary import Tier
 from hippograph.memory.services import Services
 from hippograph.operations.services import open_embedder
 from hippograph.memory.tiers import Scope
+from hippograph.memory.writing.admission import MemoryInput
 from hippograph.memory.writing.forget import forget_user
-from hippograph.memory.writing.store import MemoryInput, bulk_import, remember
+from hippograph.memory.writing.store import bulk_import, remember
 from hippograph.progress import Progress
 from hippograph_bench import metrics
 from hippograph_bench.report import encoding

@@ -40,6 +40,10 @@ class HashingEncoder:
         vector: np.ndarray = self.embed([text])[0]
         return vector
 
+    def running(self) -> dict[str, str]:
+        return {"model": self.name, "memory_encoding": self.documents, "query_encoding": self.queries,
+                "cpu_capability": "none (a test double)"}
+
     def check_store(self, model: str | None, dimension: int | None) -> None:
         if (model, dimension) not in {(None, None), (None, self.dimension), (self.name, self.dimension)}:
             raise ValueError(f"a store of {model!r} ({dimension} dimensions), not of {self.name}")

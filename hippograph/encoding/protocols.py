@@ -43,6 +43,10 @@ class TextEncoder(Protocol):
     def check_store(self, model: str | None, dimension: int | None) -> None:
         """Refuse a store whose vectors another model made (``model`` and ``dimension`` as it records them)."""
 
+    def running(self) -> dict[str, str]:
+        """What encodes, as it really runs (the model, memories', queries', the CPU capability): what a
+        benchmark's page names."""
+
 
 class Reranker(Protocol):
     """Scores (query, passage) pairs; a higher score is a better answer."""

@@ -68,8 +68,9 @@ class HippographSession:
         session_settings: SessionSettings | dict[str, Any] | None = None,
     ) -> None:
         self.session_id = session_id
-        # As SQLiteSession takes them: settings, or their fields as a dict (an unknown one a TypeError).
-        self.session_settings = (
+        # As SQLiteSession takes them: settings, or their fields as a dict (an unknown one a TypeError). Typed as
+        # the SDK's Session protocol types it, so that this class is one to a type checker too.
+        self.session_settings: SessionSettings | None = (
             coerce_session_settings(session_settings) if session_settings is not None else SessionSettings()
         )
         self.url = url

@@ -43,7 +43,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             app.state.services = services
             app.state.metrics.watch_writes(services.writer.counts)
             app.state.mcp = streamable_http(services, app.state.events, app.state.metrics)
-            async with watching(services) as app.state.sockets, app.state.mcp.running():
+            async with watching(services, app.state.events) as app.state.sockets, app.state.mcp.running():
                 yield
             return
         with open_services(settings, recover_vectors=True) as opened:
@@ -56,7 +56,7 @@ def create_app(settings: Settings, services: Services | None = None) -> Starlett
             if settings.consolidate_every > 0:
                 tasks.append(asyncio.create_task(consolidate_periodically(opened, settings.consolidate_every)))
             try:
-                async with watching(opened) as app.state.sockets, app.state.mcp.running():
+                async with watching(opened, app.state.events) as app.state.sockets, app.state.mcp.running():
                     yield
             finally:
                 for task in tasks:

@@ -6,7 +6,9 @@ app's lifespan) checks the keys of all open sockets in one read — so a revocat
 another process (``hippograph keys revoke``) counts as much as one made here — and
 closes each socket whose key is revoked, or gone with its erased user, with code
 4403 and the reason. Its context loses the caller first, so nothing more is served
-or delivered on it (``memoryEvents`` stops at once).
+or delivered on it (``memoryEvents`` stops at once). A user being erased by this
+process keeps their sockets until the round after the erasure has published its
+``USER_FORGOTTEN`` (``EventBus.erasing``): their keys go first, the event last.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from hippograph.memory import keys
 from hippograph.schema.context import Context
 from hippograph.memory.services import Services
 from hippograph.operations.errors import UNAVAILABLE_ERRORS
+from hippograph.operations.event_bus import EventBus
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,7 @@ class _Open:
     websocket: WebSocket
     context: Context
     key_id: str
+    user_id: str
 
     @property
     def closed(self) -> bool:
@@ -46,8 +50,9 @@ class _Open:
 class SocketWatch:
     """The open sockets and the keys they were authenticated with; used from the event loop's thread only."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, events: EventBus) -> None:
         self._services = services
+        self._events = events
         self._open: set[_Open] = set()
         self._unavailable = False  # Neo4j is away: said once, not twice a second
 
@@ -55,7 +60,7 @@ class SocketWatch:
         """Watch the socket of an authenticated ``connection_init`` from now until it closes."""
         if not isinstance(context.request, WebSocket) or context.caller is None:
             raise RuntimeError("only an authenticated WebSocket can be watched")
-        self._open.add(_Open(context.request, context, context.caller.key_id))
+        self._open.add(_Open(context.request, context, context.caller.key_id, context.caller.user_id))
 
     async def check(self) -> None:
         """One round: forget closed sockets, then close those whose key is revoked or gone."""
@@ -65,12 +70,15 @@ class SocketWatch:
         if not checked:
             return
         services = self._services
+        # An erasure under way before the read or after it: its event may not be delivered yet.
+        erasing = self._events.being_erased()
         states = await run_in_threadpool(
             keys.key_states, services.driver, services.database, {socket.key_id for socket in checked}
         )
+        erasing |= self._events.being_erased()
         for socket in checked:
             revoked = states.get(socket.key_id)
-            if revoked is False:
+            if revoked is False or (revoked is None and socket.user_id in erasing):
                 continue
             self._open.discard(socket)
             await self._close(socket, "API key revoked" if revoked else "API key gone: its user was erased")
@@ -107,9 +115,9 @@ class SocketWatch:
 
 
 @asynccontextmanager
-async def watching(services: Services) -> AsyncIterator[SocketWatch]:
+async def watching(services: Services, events: EventBus) -> AsyncIterator[SocketWatch]:
     """A ``SocketWatch`` whose checks run in the background for as long as the block does."""
-    watch = SocketWatch(services)
+    watch = SocketWatch(services, events)
     task = asyncio.create_task(watch.run())
     try:
         yield watch

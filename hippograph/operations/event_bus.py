@@ -9,8 +9,8 @@ sees another user's events, whatever project id it names.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -44,6 +44,7 @@ class EventBus:
     def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self._queue_size = queue_size
         self._subscribers: set[_Subscriber] = set()
+        self._erasing: dict[str, int] = {}
 
     @property
     def subscribers(self) -> int:
@@ -56,6 +57,23 @@ class EventBus:
             if subscriber.queue.full():
                 subscriber.queue.get_nowait()
             subscriber.queue.put_nowait(event)
+
+    @contextmanager
+    def erasing(self, user_id: str) -> Iterator[None]:
+        """While the block runs, the user is being erased here: their keys are gone from the store before
+        their ``USER_FORGOTTEN`` is published, and a socket watch must not close their sockets in between
+        (``hippograph.api.sockets``), or that last event is never delivered."""
+        self._erasing[user_id] = self._erasing.get(user_id, 0) + 1
+        try:
+            yield
+        finally:
+            self._erasing[user_id] -= 1
+            if not self._erasing[user_id]:
+                del self._erasing[user_id]
+
+    def being_erased(self) -> frozenset[str]:
+        """The users whose erasure is under way in this process."""
+        return frozenset(self._erasing)
 
     @asynccontextmanager
     async def subscribe(self, user_id: str, project_id: str | None = None) -> AsyncIterator[asyncio.Queue[Event]]:

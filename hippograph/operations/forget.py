@@ -52,13 +52,15 @@ async def forget_user(call: Call, user: str | None = None) -> ScopeForgotten:
     # Another user's id from a non-admin is answered as if there were no such user: existence is never revealed.
     if user_id != call.user_id and not call.caller.is_admin:
         raise NotFound(f"user {user_id} not found")
-    forgotten = await run_in_threadpool(forget_rules.forget_user, call.services, user_id, call.actor)
-    if forgotten.nothing:
-        raise NotFound(f"user {user_id} not found")
-    if forgotten.api_keys:
-        keys.clear_caches()  # the keys this process checked lately; the erased user's are among them
-    # The user's open subscriptions hear it last; their sockets close as their keys are gone (hippograph.api.sockets).
-    call.events.publish(Event("USER_FORGOTTEN", user_id))
+    # The user's open subscriptions hear it last; their sockets close once their keys are gone
+    # (hippograph.api.sockets), and not before the event is published, though the keys go in the first batch.
+    with call.events.erasing(user_id):
+        forgotten = await run_in_threadpool(forget_rules.forget_user, call.services, user_id, call.actor)
+        if forgotten.nothing:
+            raise NotFound(f"user {user_id} not found")
+        if forgotten.api_keys:
+            keys.clear_caches()  # the keys this process checked lately; the erased user's are among them
+        call.events.publish(Event("USER_FORGOTTEN", user_id))
     return forgotten
 
 
